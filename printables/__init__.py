@@ -1,0 +1,3 @@
+"""printables: print-ready sheets and 3D models for five games, checked against their rules."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Sheet geometry as plain data in millimetres."""
