@@ -1,0 +1,5 @@
+"""``python -m printables``."""
+
+from printables.cli import main
+
+main()

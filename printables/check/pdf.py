@@ -1,0 +1,244 @@
+"""Read a produced PDF back: page sizes, metadata and the drawing's rectangles, lines and words, in mm."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pdfplumber
+from pypdf import PdfReader
+
+from printables.check.results import CheckResult
+from printables.paper import PAPER_SIZES_MM, pt_to_mm
+
+SIZE_TOLERANCE_MM = 0.05
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle read from the PDF, in mm from the page's top-left corner."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    fill: bool
+    stroke: bool
+    fill_colour: tuple = ()
+
+    @property
+    def w(self) -> float:
+        """Width in mm."""
+        return self.x1 - self.x0
+
+    @property
+    def h(self) -> float:
+        """Height in mm."""
+        return self.bottom - self.top
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A straight line read from the PDF, in mm."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    width: float
+
+    @property
+    def length(self) -> float:
+        """Length in mm."""
+        return ((self.x1 - self.x0) ** 2 + (self.bottom - self.top) ** 2) ** 0.5
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word of text and where it stands, in mm."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A curved path (circles are drawn as Bézier curves) by its bounding box in mm."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    fill: bool
+    fill_colour: tuple = ()
+
+
+@dataclass(frozen=True)
+class PageDrawing:
+    """What one page draws, in mm."""
+
+    width: float
+    height: float
+    boxes: tuple[Box, ...]
+    segments: tuple[Segment, ...]
+    words: tuple[Word, ...]
+    curves: tuple[Curve, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class PdfDrawing:
+    """A PDF read back: metadata and pages."""
+
+    path: Path
+    title: str
+    subject: str
+    keywords: str
+    creator: str
+    print_scaling: str | None
+    pages: tuple[PageDrawing, ...]
+
+    @property
+    def kind(self) -> str | None:
+        """The printable kind named in the keywords (``printables:KIND``), if any."""
+        for word in self.keywords.split():
+            if word.startswith("printables:"):
+                return word.split(":", 1)[1]
+        return None
+
+    def parameters(self) -> dict:
+        """The parameters recorded in the subject as JSON."""
+        return json.loads(self.subject)
+
+
+def _colour(value) -> tuple:
+    if value is None:
+        return ()
+    if isinstance(value, (int, float)):
+        return (float(value),)
+    return tuple(float(v) for v in value)
+
+
+def read_metadata(path: Path) -> dict:
+    """Title, subject, keywords and creator of a PDF (pypdf), without reading its drawing."""
+    reader = PdfReader(str(path))
+    info = reader.metadata or {}
+    return {key: str(info.get(f"/{key.capitalize()}", "") or "") for key in ("title", "subject", "keywords", "creator")}
+
+
+def read_pdf(path: Path | str) -> PdfDrawing:
+    """Read a PDF's metadata (pypdf) and its drawing (pdfplumber), converted to mm."""
+    path = Path(path)
+    reader = PdfReader(str(path))
+    info = reader.metadata or {}
+    prefs = reader.trailer["/Root"].get("/ViewerPreferences")
+    scaling = None
+    if prefs is not None:
+        prefs = prefs.get_object()
+        scaling = str(prefs.get("/PrintScaling")).lstrip("/") if "/PrintScaling" in prefs else None
+    pages = []
+    with pdfplumber.open(str(path)) as pdf:
+        for page in pdf.pages:
+            mm = pt_to_mm
+            boxes = tuple(
+                Box(mm(r["x0"]), mm(r["top"]), mm(r["x1"]), mm(r["bottom"]), bool(r.get("fill")), bool(r.get("stroke")),
+                    _colour(r.get("non_stroking_color")))
+                for r in page.rects
+            )
+            segments = tuple(
+                Segment(mm(l["x0"]), mm(l["top"]), mm(l["x1"]), mm(l["bottom"]), mm(l.get("linewidth", 0) or 0))
+                for l in page.lines
+            )
+            words = tuple(
+                Word(w["text"], mm(w["x0"]), mm(w["top"]), mm(w["x1"]), mm(w["bottom"]))
+                for w in page.extract_words(keep_blank_chars=False, use_text_flow=True)
+            )
+            curves = tuple(
+                Curve(mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"]), bool(c.get("fill")), _colour(c.get("non_stroking_color")))
+                for c in page.curves
+            )
+            pages.append(
+                PageDrawing(mm(page.width), mm(page.height), boxes, segments, words, curves, page.extract_text() or "")
+            )
+    return PdfDrawing(
+        path,
+        str(info.get("/Title", "") or ""),
+        str(info.get("/Subject", "") or ""),
+        str(info.get("/Keywords", "") or ""),
+        str(info.get("/Creator", "") or ""),
+        scaling,
+        tuple(pages),
+    )
+
+
+def check_page_size(drawing: PdfDrawing, paper: str, landscape: bool) -> CheckResult:
+    """Every page is exactly the named paper size (within 0.05 mm)."""
+    w, h = PAPER_SIZES_MM[paper]
+    if landscape:
+        w, h = h, w
+    bad = [
+        f"page {i + 1} is {p.width:.2f}x{p.height:.2f} mm"
+        for i, p in enumerate(drawing.pages)
+        if abs(p.width - w) > SIZE_TOLERANCE_MM or abs(p.height - h) > SIZE_TOLERANCE_MM
+    ]
+    return CheckResult("page size", not bad, "; ".join(bad) if bad else f"{len(drawing.pages)} page(s) of {w:g}x{h:g} mm ({paper})")
+
+
+def check_print_scaling(drawing: PdfDrawing) -> CheckResult:
+    """The PDF asks viewers not to scale when printing."""
+    ok = drawing.print_scaling == "None"
+    return CheckResult("print scaling", ok, f"PrintScaling is {drawing.print_scaling!r}" + ("" if ok else ", expected None"))
+
+
+def check_ruler(drawing: PdfDrawing) -> CheckResult:
+    """Every page carries a 100 mm calibration line and the words 'print at 100 % / actual size'."""
+    problems = []
+    for i, page in enumerate(drawing.pages):
+        has_line = any(
+            abs(s.length - 100.0) <= SIZE_TOLERANCE_MM and abs(s.top - s.bottom) < 0.01 for s in page.segments
+        )
+        has_words = "print at 100 % / actual size" in " ".join(page.text.split())
+        if not has_line:
+            problems.append(f"page {i + 1}: no 100 mm calibration line")
+        if not has_words:
+            problems.append(f"page {i + 1}: no 'print at 100 % / actual size'")
+    return CheckResult("calibration ruler", not problems, "; ".join(problems) or "100 mm line and caption on every page")
+
+
+def group_touching(boxes: list[Box], tolerance: float = 0.02) -> list[list[Box]]:
+    """Connected groups of equal squares that share an edge (union-find on exact neighbours)."""
+    index = {}
+    for i, b in enumerate(boxes):
+        index[(round(b.x0 / tolerance), round(b.top / tolerance))] = i
+    parent = list(range(len(boxes)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, b in enumerate(boxes):
+        for dx, dy in ((b.w, 0.0), (0.0, b.h)):
+            for ox in (-1, 0, 1):
+                for oy in (-1, 0, 1):
+                    key = (round((b.x0 + dx) / tolerance) + ox, round((b.top + dy) / tolerance) + oy)
+                    j = index.get(key)
+                    if j is not None and abs(boxes[j].w - b.w) < 2 * tolerance:
+                        parent[find(i)] = find(j)
+    groups: dict[int, list[Box]] = {}
+    for i, b in enumerate(boxes):
+        groups.setdefault(find(i), []).append(b)
+    return sorted(groups.values(), key=lambda g: (min(b.top for b in g), min(b.x0 for b in g)))
+
+
+def lattice(group: list[Box]) -> tuple[float, frozenset[tuple[int, int]]]:
+    """The cell size of a group of equal squares and their (x, y) lattice cells, origin at its corner."""
+    cell = sum(b.w for b in group) / len(group)
+    x0 = min(b.x0 for b in group)
+    y0 = min(b.top for b in group)
+    return cell, frozenset((round((b.x0 - x0) / cell), round((b.top - y0) / cell)) for b in group)

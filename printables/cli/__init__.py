@@ -1,0 +1,109 @@
+"""The ``printables`` command line: parse options, call the library, report. Nothing else."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from printables import __version__
+from printables.errors import ParameterError
+
+DEFAULT_OUTPUT = Path("output")
+
+
+class OneLineErrors(click.Group):
+    """A group whose usage and parameter errors are one line on stderr with exit code 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as error:
+            click.echo(error.ctx.get_help(), err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            click.echo(f"Error: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except ParameterError as error:
+            click.echo(f"Error: {error}", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        if isinstance(rv, int):
+            sys.exit(rv)
+        sys.exit(0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="printables")
+def main() -> None:
+    """Print-ready sheets and 3D models for five games, each checked against its rules."""
+
+
+@main.command("list")
+def list_presets() -> None:
+    """Show every preset with a one-line description."""
+    from printables.build import all_presets
+
+    presets = all_presets()
+    width = max((len(p.name) for p in presets), default=0)
+    for preset in presets:
+        click.echo(f"{preset.name:<{width}}  {preset.kind:<14} {preset.description}")
+
+
+@main.command()
+@click.argument("names", nargs=-1)
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUTPUT,
+              show_default=True, help="Folder to build into.")
+def build(names: tuple[str, ...], output: Path) -> int:
+    """Build every preset (or the NAMES given) into OUTPUT and check each result."""
+    from printables.build import all_presets, build_preset
+
+    presets = all_presets()
+    known = {p.name: p for p in presets}
+    for name in names:
+        if name not in known:
+            raise click.BadParameter(f"unknown preset {name!r}; `printables list` shows the {len(known)} presets", param_hint="NAMES")
+    chosen = [known[n] for n in names] if names else presets
+    failed = 0
+    for i, preset in enumerate(chosen, 1):
+        click.echo(f"[{i}/{len(chosen)}] {preset.name} …", err=True)
+        built = build_preset(preset, output)
+        for path in built.paths:
+            status = "ok  " if built.ok else "FAIL"
+            passed = sum(r.ok for r in built.results)
+            click.echo(f"{status} {path}  ({passed}/{len(built.results)} checks)")
+        for result in built.results:
+            if not result.ok:
+                click.echo(f"     {result}")
+        failed += not built.ok
+    click.echo(f"{len(chosen) - failed} of {len(chosen)} preset(s) built and checked" + (f"; {failed} failed" if failed else ""))
+    return 1 if failed else 0
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+def check(paths: tuple[Path, ...]) -> int:
+    """Read produced files back and check them against the rules and their parameters."""
+    from printables.check.dispatch import check_file
+
+    failed = 0
+    for path in paths:
+        results = check_file(path)
+        bad = [r for r in results if not r.ok]
+        click.echo(f"{'FAIL' if bad else 'ok  '} {path}")
+        for result in results:
+            click.echo(f"  {result}")
+        failed += bool(bad)
+    return 1 if failed else 0
+
+
+def _register() -> None:
+    from printables.cli.harvest import harvest
+
+    main.add_command(harvest)
+
+
+_register()

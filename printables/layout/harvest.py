@@ -1,0 +1,294 @@
+"""The Bitcoin Harvest sheet as layout data: grids, the 12 harvesters, score tables, rules."""
+
+from __future__ import annotations
+
+import json
+
+from printables.errors import ParameterError
+from printables.layout.furniture import FURNITURE_HEIGHT_MM, footer
+from printables.layout.primitives import (
+    BLACK,
+    Document,
+    Item,
+    Line,
+    Page,
+    Rect,
+    Text,
+    line_height_mm,
+    translate,
+    wrap,
+)
+from printables.layout.sheet import PAGE_MARGIN_MM, Box, arrangements, column_label, floor_to, regions
+from printables.paper import page_size_mm
+from printables.params.harvest import MIN_CELL_MM, HarvestSheet
+from printables.rules import harvest, pentominoes
+
+KIND = "harvest"
+MAX_AUTO_CELL_MM = 15.0  # larger cells only waste paper
+CELL_STEP_MM = 0.5
+LABEL_BAND_MM = 5.0  # room for column letters above and row numbers left of the grid
+HEADER_MM = 11.0
+SMALL_HEADER_MM = 7.5
+GAP_MM = 3.5
+PIECE_CELL_MAX_MM = 3.0
+PIECE_CELL_MIN_MM = 2.0
+PIECE_SLOT_CELLS = (5, 3)  # every pentomino has an orientation inside 5 x 3 cells
+PIECE_GAP_MM = 3.0
+PIECE_LABEL_MM = 4.0
+CAPTION_MM = 4.0
+SCORE_ROW_MM = 7.0
+PIECE_FILL = 0.62
+RULES_SIZE_PT = 7.0
+
+TITLE = "The Bitcoin Harvest"
+CREDIT = "a pentomino game by Néstor Romeral Andrés (Bitcoin Magazine, 2014)"
+
+
+def rules_summary(coins_per_turn: int) -> str:
+    """The short rules printed on every sheet."""
+    return (
+        "Each player picks a different pentomino, their harvester (circle it; + is X). "
+        f"The first player draws {harvest.OPENING_COINS} coins in empty cells. Then, from the second player on, "
+        "each turn: draw your harvester inside the grid in any rotation or reflection, not overlapping any "
+        "pentomino; score 1 point per coin it covers; then draw "
+        f"{coins_per_turn} coin{'s' if coins_per_turn != 1 else ''} in empty cells (no coin, no pentomino). "
+        "Who can place must place; who cannot, passes. When everyone has passed in a row the game ends: "
+        "most coins wins, ties share the win."
+    )
+
+
+def slot_orientation(letter: str) -> pentominoes.Shape:
+    """The orientation drawn for a letter: the first fixed orientation inside the 5 x 3 slot."""
+    slot_w, slot_h = PIECE_SLOT_CELLS
+    for shape in pentominoes.ORIENTATIONS[letter]:
+        w, h = pentominoes.size(shape)
+        if w <= slot_w and h <= slot_h:
+            return shape
+    raise AssertionError(f"{letter} has no orientation within {slot_w}x{slot_h}")  # pragma: no cover
+
+
+def _pieces_geometry(width: float) -> tuple[float, int]:
+    """Piece cell size and slots per row for a block ``width`` mm wide."""
+    slot_w, _ = PIECE_SLOT_CELLS
+    for per_row in (12, 6, 4, 3):
+        cell = floor_to((width - PIECE_GAP_MM * (per_row - 1)) / (per_row * slot_w), 0.1)
+        if cell >= PIECE_CELL_MIN_MM:
+            return min(cell, PIECE_CELL_MAX_MM), per_row
+    raise ParameterError(f"a region {width:.0f} mm wide is too narrow for the 12 harvesters")
+
+
+def _pieces_height(width: float) -> float:
+    cell, per_row = _pieces_geometry(width)
+    rows = -(-12 // per_row)
+    return CAPTION_MM + rows * (PIECE_SLOT_CELLS[1] * cell + PIECE_LABEL_MM) + (rows - 1) * 1.5
+
+
+def _furniture_heights(sheet: HarvestSheet, width: float) -> float:
+    """Height of everything in a region except the grid block."""
+    header = HEADER_MM if sheet.per_page == 1 else SMALL_HEADER_MM
+    table = CAPTION_MM + SCORE_ROW_MM * (_score_rows_per_table(sheet.players, width) + 1)
+    return header + GAP_MM + _pieces_height(width) + GAP_MM + table
+
+
+def _rules_lines(sheet: HarvestSheet, width: float) -> list[str]:
+    return wrap(rules_summary(sheet.coins_per_turn), width, RULES_SIZE_PT)
+
+
+def _region_area(sheet: HarvestSheet) -> tuple[float, float, Box]:
+    page_w, page_h = page_size_mm(sheet.paper, sheet.landscape)
+    inner_w = page_w - 2 * PAGE_MARGIN_MM
+    rules_h = len(_rules_lines(sheet, inner_w)) * line_height_mm(RULES_SIZE_PT) + 2
+    top = PAGE_MARGIN_MM
+    bottom = page_h - PAGE_MARGIN_MM - FURNITURE_HEIGHT_MM - rules_h
+    return page_w, page_h, Box(PAGE_MARGIN_MM, top, inner_w, bottom - top)
+
+
+def _grid_room(sheet: HarvestSheet, box: Box) -> tuple[float, float]:
+    """Room for the grid cells (without labels) in a region."""
+    return box.w - 2 * LABEL_BAND_MM, box.h - _furniture_heights(sheet, box.w) - LABEL_BAND_MM
+
+
+def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
+    """Choose the cell size and the regions: the largest cell over the ways to arrange the games."""
+    page_w, page_h, area = _region_area(sheet)
+    best: tuple[float, list[Box]] | None = None
+    largest_fit = 0.0
+    largest_grid = (0, 0)
+    for cols, rows in arrangements(sheet.per_page):
+        boxes = regions(area, cols, rows, sheet.per_page)
+        try:
+            room_w, room_h = _grid_room(sheet, boxes[0])
+        except ParameterError:
+            continue
+        fit = floor_to(min(room_w / sheet.width, room_h / sheet.height), CELL_STEP_MM * 0.1)
+        at_min = (int(room_w // MIN_CELL_MM), int(room_h // MIN_CELL_MM))
+        if at_min[0] * at_min[1] > largest_grid[0] * largest_grid[1]:
+            largest_grid = at_min
+        largest_fit = max(largest_fit, fit)
+        if sheet.cell_mm is not None:
+            if sheet.cell_mm <= fit + 1e-9 and best is None:
+                best = (sheet.cell_mm, boxes)
+        else:
+            cell = min(MAX_AUTO_CELL_MM, floor_to(fit, CELL_STEP_MM))
+            if cell >= MIN_CELL_MM and (best is None or cell > best[0]):
+                best = (cell, boxes)
+    if best is not None:
+        return best
+    where = f"{sheet.paper} {'landscape' if sheet.landscape else 'portrait'}"
+    games = f"{sheet.per_page} games per page" if sheet.per_page > 1 else "one game per page"
+    if sheet.cell_mm is not None and largest_fit >= MIN_CELL_MM:
+        raise ParameterError(
+            f"cell {sheet.cell_mm:g} mm: a {sheet.width}x{sheet.height} grid does not fit {where} "
+            f"with {games}; the largest cell that fits is {floor_to(largest_fit, 0.1):g} mm"
+        )
+    raise ParameterError(
+        f"grid {sheet.width}x{sheet.height}: does not fit {where} with {games} at cells of at least "
+        f"{MIN_CELL_MM:g} mm; the largest that fits is {largest_grid[0]}x{largest_grid[1]} "
+        "(or try --landscape, a larger --paper, fewer --per-page)"
+    )
+
+
+def _grid(x: float, y: float, sheet: HarvestSheet, cell: float) -> list[Item]:
+    items: list[Item] = []
+    w, h = sheet.width * cell, sheet.height * cell
+    for row in range(sheet.height):
+        for col in range(sheet.width):
+            items.append(Rect(x + col * cell, y + row * cell, cell, cell, stroke=0.35, line_mm=0.2))
+    # The border is drawn as lines so that no extra rectangle can be mistaken for a cell.
+    for x1, y1, x2, y2 in ((x, y, x + w, y), (x, y + h, x + w, y + h), (x, y, x, y + h), (x + w, y, x + w, y + h)):
+        items.append(Line(x1, y1, x2, y2, stroke=BLACK, line_mm=0.5))
+    label_pt = min(8.0, max(5.0, cell * 1.6))
+    for col in range(sheet.width):
+        items.append(Text(x + (col + 0.5) * cell, y - 1.3, column_label(col), size_pt=label_pt, anchor="middle", colour=0.3))
+    for row in range(sheet.height):
+        items.append(
+            Text(x - 1.2, y + (row + 0.5) * cell + label_pt * 0.12, str(row + 1), size_pt=label_pt, anchor="end", colour=0.3)
+        )
+    return items
+
+
+def _pieces(x: float, y: float, width: float) -> tuple[list[Item], float]:
+    cell, per_row = _pieces_geometry(width)
+    slot_w, slot_h = PIECE_SLOT_CELLS
+    items: list[Item] = [Text(x, y + 3, "Harvesters: circle yours (each player a different one)", size_pt=7.5)]
+    y0 = y + CAPTION_MM
+    for i, letter in enumerate(pentominoes.LETTERS):
+        r, c = divmod(i, per_row)
+        sx = x + c * (slot_w * cell + PIECE_GAP_MM)
+        sy = y0 + r * (slot_h * cell + PIECE_LABEL_MM + 1.5)
+        shape = slot_orientation(letter)
+        w, h = pentominoes.size(shape)
+        ox = sx + (slot_w - w) * cell / 2
+        oy = sy + (slot_h - h) * cell / 2
+        for cx, cy in sorted(shape, key=lambda c: (c[1], c[0])):
+            items.append(Rect(ox + cx * cell, oy + cy * cell, cell, cell, stroke=BLACK, fill=PIECE_FILL, line_mm=0.15))
+        label = "X (+)" if letter == "X" else letter
+        items.append(Text(sx + slot_w * cell / 2, sy + slot_h * cell + 3.2, label, size_pt=8, font="Helvetica-Bold", anchor="middle"))
+    return items, _pieces_height(width)
+
+
+SCORE_TABLE_MIN_MM = 75.0
+SCORE_SPLIT_PLAYERS = 6  # more players than this: two tables side by side, when they fit
+
+
+def _score_tables(width: float, players: int) -> int:
+    if players > SCORE_SPLIT_PLAYERS and width >= 2 * SCORE_TABLE_MIN_MM + GAP_MM:
+        return 2
+    return 1
+
+
+def _score_rows_per_table(players: int, width: float) -> int:
+    return -(-players // _score_tables(width, players))
+
+
+def _score_table(x: float, y: float, width: float, players: int) -> list[Item]:
+    items: list[Item] = [Text(x, y + 3, "Score: tally each coin you harvest", size_pt=7.5)]
+    tables = _score_tables(width, players)
+    per_table = _score_rows_per_table(players, width)
+    table_w = (width - GAP_MM * (tables - 1)) / tables
+    for t in range(tables):
+        first = t * per_table
+        names = [f"Player {p + 1}" for p in range(first, min(players, first + per_table))]
+        items += _one_score_table(x + t * (table_w + GAP_MM), y + CAPTION_MM, table_w, names)
+    return items
+
+
+def _one_score_table(x: float, top: float, width: float, names: list[str]) -> list[Item]:
+    items: list[Item] = []
+    columns = [("Player", 17.0), ("Harvester", 17.0), ("Coins harvested", width - 17.0 - 17.0 - 14.0), ("Total", 14.0)]
+    rows = len(names) + 1
+    bottom = top + rows * SCORE_ROW_MM
+    for r in range(rows + 1):
+        items.append(Line(x, top + r * SCORE_ROW_MM, x + width, top + r * SCORE_ROW_MM, line_mm=0.5 if r in (0, 1, rows) else 0.2))
+    cx = x
+    for i, (name, col_w) in enumerate(columns):
+        items.append(Line(cx, top, cx, bottom, line_mm=0.5 if i == 0 else 0.2))
+        items.append(Text(cx + 1.5, top + SCORE_ROW_MM - 2.2, name, size_pt=7.5, font="Helvetica-Bold"))
+        cx += col_w
+    items.append(Line(x + width, top, x + width, bottom, line_mm=0.5))
+    for r, name in enumerate(names):
+        items.append(Text(x + 1.5, top + (r + 2) * SCORE_ROW_MM - 2.2, name, size_pt=7.5))
+    return items
+
+
+def _region(sheet: HarvestSheet, box: Box, cell: float) -> list[Item]:
+    items: list[Item] = []
+    y = box.y
+    if sheet.per_page == 1:
+        items.append(Text(box.x, y + 6, TITLE, size_pt=15, font="Helvetica-Bold"))
+        items.append(Text(box.x, y + 10, f"{CREDIT} · grid {sheet.width}x{sheet.height} · {sheet.players} players", size_pt=7.5, colour=0.3))
+        y += HEADER_MM
+    else:
+        items.append(Text(box.x, y + 4.5, f"{TITLE} · {sheet.width}x{sheet.height} · {sheet.players} players", size_pt=9, font="Helvetica-Bold"))
+        y += SMALL_HEADER_MM
+    grid_w = sheet.width * cell
+    gx = box.x + (box.w - grid_w) / 2
+    items += _grid(gx, y + LABEL_BAND_MM, sheet, cell)
+    y += LABEL_BAND_MM + sheet.height * cell + GAP_MM
+    # Keep the pieces and the table under the grid, stretched over the region's width.
+    pieces, used = _pieces(box.x, y, box.w)
+    items += pieces
+    y += used + GAP_MM
+    items += _score_table(box.x, y, box.w, sheet.players)
+    return items
+
+
+def parameters_json(sheet: HarvestSheet, cell: float) -> str:
+    """The resolved parameters as the JSON a checker reads back from the PDF's subject."""
+    return json.dumps(
+        {
+            "kind": KIND,
+            "grid": [sheet.width, sheet.height],
+            "players": sheet.players,
+            "cell_mm": cell,
+            "coins_per_turn": sheet.coins_per_turn,
+            "paper": sheet.paper,
+            "landscape": sheet.landscape,
+            "per_page": sheet.per_page,
+        },
+        sort_keys=True,
+    )
+
+
+def layout(sheet: HarvestSheet) -> Document:
+    """The whole sheet as one page of layout data."""
+    cell, boxes = plan(sheet)
+    page_w, page_h, area = _region_area(sheet)
+    items: list[Item] = []
+    for box in boxes:
+        items += _region(sheet, box, cell)
+    rules_y = area.y + area.h + line_height_mm(RULES_SIZE_PT)
+    for i, line in enumerate(_rules_lines(sheet, area.w)):
+        items.append(Text(PAGE_MARGIN_MM, rules_y + i * line_height_mm(RULES_SIZE_PT), line, size_pt=RULES_SIZE_PT))
+    description = (
+        f"{TITLE} · grid {sheet.width}x{sheet.height} · {sheet.players} players · {cell:g} mm cells · "
+        f"{sheet.coins_per_turn} coins per turn · {sheet.paper.upper() if sheet.paper != 'letter' else 'Letter'}"
+        + (f" · {sheet.per_page} games per page" if sheet.per_page > 1 else "")
+    )
+    items += footer(page_w, page_h, PAGE_MARGIN_MM, description)
+    return Document(
+        pages=(Page(page_w, page_h, tuple(items)),),
+        title=f"{TITLE}: {sheet.width}x{sheet.height} grid, {sheet.players} players",
+        subject=parameters_json(sheet, cell),
+        keywords=f"printables:{KIND}",
+    )

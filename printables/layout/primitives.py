@@ -1,0 +1,144 @@
+"""Drawing primitives as plain data, in millimetres, origin at the page's top-left, y downwards."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import Union
+
+# A colour is a grey level (0 black .. 1 white) or an (r, g, b) triple of 0..1 floats.
+Colour = Union[float, tuple[float, float, float]]
+BLACK: Colour = 0.0
+WHITE: Colour = 1.0
+
+# Helvetica's mean advance width is about 0.52 em; layout only needs a safe estimate to wrap
+# prose, since the renderer owns the real font metrics.
+HELVETICA_MEAN_EM = 0.52
+PT_TO_MM = 25.4 / 72
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    stroke: Colour | None = BLACK
+    fill: Colour | None = None
+    line_mm: float = 0.25
+    dash_mm: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """A straight segment."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: Colour = BLACK
+    line_mm: float = 0.25
+    dash_mm: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle by centre and radius."""
+
+    cx: float
+    cy: float
+    r: float
+    stroke: Colour | None = BLACK
+    fill: Colour | None = None
+    line_mm: float = 0.25
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A polygon (closed) or polyline (open) through points."""
+
+    points: tuple[tuple[float, float], ...]
+    stroke: Colour | None = BLACK
+    fill: Colour | None = None
+    line_mm: float = 0.25
+    closed: bool = True
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text; ``y`` is the baseline, ``anchor`` is start, middle or end."""
+
+    x: float
+    y: float
+    text: str
+    size_pt: float = 9.0
+    font: str = "Helvetica"
+    anchor: str = "start"
+    colour: Colour = BLACK
+
+
+Item = Union[Rect, Line, Circle, Polygon, Text]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its size in mm and what is drawn on it, in drawing order."""
+
+    width: float
+    height: float
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Document:
+    """A whole PDF: pages plus the metadata a checker reads back."""
+
+    pages: tuple[Page, ...]
+    title: str
+    subject: str
+    keywords: str
+    metadata: dict = field(default_factory=dict)
+
+
+def text_width_mm(text: str, size_pt: float) -> float:
+    """A safe estimate of the width of Helvetica text in mm."""
+    return len(text) * HELVETICA_MEAN_EM * size_pt * PT_TO_MM
+
+
+def wrap(text: str, width_mm: float, size_pt: float) -> list[str]:
+    """Split prose into lines that fit ``width_mm`` at ``size_pt`` (estimate)."""
+    chars = max(10, int(width_mm / (HELVETICA_MEAN_EM * size_pt * PT_TO_MM)))
+    return textwrap.wrap(text, chars)
+
+
+def line_height_mm(size_pt: float, leading: float = 1.25) -> float:
+    """Baseline-to-baseline distance in mm for text of ``size_pt``."""
+    return size_pt * leading * PT_TO_MM
+
+
+def translate(items, dx: float, dy: float) -> tuple[Item, ...]:
+    """Items moved by ``(dx, dy)`` mm."""
+    moved = []
+    for item in items:
+        if isinstance(item, Rect):
+            moved.append(_replace(item, x=item.x + dx, y=item.y + dy))
+        elif isinstance(item, Line):
+            moved.append(_replace(item, x1=item.x1 + dx, y1=item.y1 + dy, x2=item.x2 + dx, y2=item.y2 + dy))
+        elif isinstance(item, Circle):
+            moved.append(_replace(item, cx=item.cx + dx, cy=item.cy + dy))
+        elif isinstance(item, Polygon):
+            moved.append(_replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
+        elif isinstance(item, Text):
+            moved.append(_replace(item, x=item.x + dx, y=item.y + dy))
+        else:  # pragma: no cover - every primitive is handled above
+            raise TypeError(f"unknown primitive {item!r}")
+    return tuple(moved)
+
+
+def _replace(item, **changes):
+    from dataclasses import replace
+
+    return replace(item, **changes)

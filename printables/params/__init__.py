@@ -1,0 +1,1 @@
+"""Validated, frozen parameter objects in millimetres (pure: no drawing or CAD imports)."""

@@ -1,0 +1,72 @@
+"""Building parameter objects from TOML presets and other mappings, strictly."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+from typing import Any, Mapping, TypeVar
+
+from printables.errors import ParameterError
+
+T = TypeVar("T")
+
+
+def from_mapping(cls: type[T], mapping: Mapping[str, Any], source: str = "parameters") -> T:
+    """Build the dataclass ``cls`` from ``mapping``; an unknown key is an error, never dropped."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(mapping) - names)
+    if unknown:
+        raise ParameterError(
+            f"{source}: unknown key {unknown[0]!r}; allowed keys: {', '.join(sorted(names))}"
+        )
+    try:
+        return cls(**mapping)
+    except ParameterError as error:
+        raise ParameterError(f"{source}: {error}") from None
+    except (TypeError, ValueError) as error:
+        raise ParameterError(f"{source}: {error}") from None
+
+
+def parse_dims(text: str, what: str = "grid") -> tuple[int, int]:
+    """Parse ``WxH`` (e.g. ``10x12``) into two positive ints."""
+    parts = str(text).lower().replace("×", "x").split("x")
+    try:
+        width, height = (int(p) for p in parts)
+    except ValueError:
+        raise ParameterError(f"{what} {text!r}: write it as WIDTHxHEIGHT, e.g. 10x10") from None
+    if width < 1 or height < 1:
+        raise ParameterError(f"{what} {text!r}: both sides must be at least 1, e.g. 10x10")
+    return width, height
+
+
+@dataclasses.dataclass(frozen=True)
+class Preset:
+    """A preset file: its name, kind, description and raw parameter table."""
+
+    name: str
+    kind: str
+    description: str
+    params: Mapping[str, Any]
+    path: Path
+
+
+PRESET_KEYS = {"kind", "description", "params"}
+
+
+def load_preset(path: Path) -> Preset:
+    """Read a preset TOML file; errors name the file and the key."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise ParameterError(f"{path}: not valid TOML ({error})") from None
+    unknown = sorted(set(data) - PRESET_KEYS)
+    if unknown:
+        raise ParameterError(f"{path}: unknown key {unknown[0]!r}; allowed: {', '.join(sorted(PRESET_KEYS))}")
+    for key in ("kind", "description"):
+        if not isinstance(data.get(key), str):
+            raise ParameterError(f"{path}: key {key!r} must be a string")
+    params = data.get("params", {})
+    if not isinstance(params, dict):
+        raise ParameterError(f"{path}: key 'params' must be a table")
+    return Preset(Path(path).stem, data["kind"], data["description"], params, Path(path))

@@ -1,0 +1,87 @@
+"""Parameters of a Bitcoin Harvest sheet, validated when built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from printables.errors import ParameterError
+from printables.paper import SHEET_PAPERS
+from printables.params.base import parse_dims
+from printables.rules import harvest
+
+MIN_CELL_MM = 5.0  # smallest cell a pencilled pentomino outline and coin fit in
+MAX_PER_PAGE = 16
+MAX_COINS_PER_TURN = 10
+
+
+@dataclass(frozen=True)
+class HarvestSheet:
+    """What a Bitcoin Harvest sheet shows: grid, players, cell size, paper and games per page."""
+
+    grid: tuple[int, int] | str = (10, 10)
+    players: int = 2
+    cell_mm: float | None = None  # None: as large as fits, up to the layout's comfortable maximum
+    coins_per_turn: int = harvest.DEFAULT_COINS_PER_TURN
+    paper: str = "a4"
+    landscape: bool = False
+    per_page: int = 1
+
+    def __post_init__(self) -> None:
+        grid = self.grid
+        if isinstance(grid, str):
+            grid = parse_dims(grid)
+        elif isinstance(grid, (list, tuple)) and len(grid) == 2 and all(isinstance(v, int) for v in grid):
+            grid = (int(grid[0]), int(grid[1]))
+            if min(grid) < 1:
+                raise ParameterError(f"grid {grid[0]}x{grid[1]}: both sides must be at least 1, e.g. 10x10")
+        else:
+            raise ParameterError(f"grid {grid!r}: write it as WIDTHxHEIGHT, e.g. 10x10")
+        object.__setattr__(self, "grid", grid)
+        width, height = grid
+        missing = harvest.unplaceable(width, height)
+        if missing:
+            raise ParameterError(
+                f"grid {width}x{height}: pentomino {', '.join(missing)} cannot be placed on it; "
+                "every grid needs at least 3x5 or 5x3 so all 12 harvesters fit"
+            )
+        if not isinstance(self.players, int) or not harvest.MIN_PLAYERS <= self.players <= harvest.MAX_PLAYERS:
+            raise ParameterError(
+                f"players {self.players!r}: The Bitcoin Harvest takes {harvest.MIN_PLAYERS} to {harvest.MAX_PLAYERS}"
+            )
+        if self.cell_mm is not None:
+            if not isinstance(self.cell_mm, (int, float)) or self.cell_mm < MIN_CELL_MM:
+                raise ParameterError(
+                    f"cell {self.cell_mm!r} mm: cells must be at least {MIN_CELL_MM:g} mm to write in"
+                )
+            object.__setattr__(self, "cell_mm", float(self.cell_mm))
+        if not isinstance(self.coins_per_turn, int) or not 1 <= self.coins_per_turn <= MAX_COINS_PER_TURN:
+            raise ParameterError(f"coins per turn {self.coins_per_turn!r}: use 1 to {MAX_COINS_PER_TURN}")
+        if self.paper not in SHEET_PAPERS:
+            raise ParameterError(f"paper {self.paper!r}: use one of {', '.join(SHEET_PAPERS)}")
+        if not isinstance(self.landscape, bool):
+            raise ParameterError(f"landscape {self.landscape!r}: use true or false")
+        if not isinstance(self.per_page, int) or not 1 <= self.per_page <= MAX_PER_PAGE:
+            raise ParameterError(f"per page {self.per_page!r}: use 1 to {MAX_PER_PAGE}")
+
+    @property
+    def width(self) -> int:
+        """Grid columns."""
+        return self.grid[0]
+
+    @property
+    def height(self) -> int:
+        """Grid rows."""
+        return self.grid[1]
+
+    def file_stem(self) -> str:
+        """A file name derived from the parameters."""
+        parts = [f"harvest-{self.width}x{self.height}", f"{self.players}p", self.paper]
+        if self.landscape:
+            parts.append("landscape")
+        if self.cell_mm is not None:
+            parts.append(f"{self.cell_mm:g}mm")
+        if self.coins_per_turn != harvest.DEFAULT_COINS_PER_TURN:
+            parts.append(f"{self.coins_per_turn}coins")
+        if self.per_page > 1:
+            parts.append(f"{self.per_page}up")
+        return "-".join(parts)

@@ -1,0 +1,38 @@
+"""Sheet kinds: parameters → layout → PDF bytes → file. The one pipeline every sheet goes through."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any, Mapping
+
+from printables.fileio import write_atomic
+from printables.params.base import from_mapping
+
+# kind -> (parameter class, layout function); imported lazily so the CLI starts fast.
+SHEET_KINDS: dict[str, tuple[str, str]] = {
+    "harvest": ("printables.params.harvest:HarvestSheet", "printables.layout.harvest:layout"),
+}
+
+
+def _load(spec: str):
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def sheet_params(kind: str, mapping: Mapping[str, Any], source: str = "parameters"):
+    """The validated parameter object of a sheet kind, built strictly from ``mapping``."""
+    return from_mapping(_load(SHEET_KINDS[kind][0]), mapping, source)
+
+
+def render_sheet(kind: str, params) -> bytes:
+    """The PDF bytes of a sheet."""
+    from printables.render.pdf import render_pdf
+
+    return render_pdf(_load(SHEET_KINDS[kind][1])(params))
+
+
+def write_sheet(kind: str, params, path: Path) -> Path:
+    """Lay out, render and atomically write a sheet; layout errors leave no file behind."""
+    data = render_sheet(kind, params)
+    return write_atomic(path, data)
