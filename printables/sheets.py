@@ -12,6 +12,9 @@ from printables.params.base import from_mapping
 # kind -> (parameter class, layout function); imported lazily so the CLI starts fast.
 SHEET_KINDS: dict[str, tuple[str, str]] = {
     "harvest": ("printables.params.harvest:HarvestSheet", "printables.layout.harvest:layout"),
+    "minefield": ("printables.params.minefield:MinefieldSheet", "printables.layout.minefield:layout"),
+    "peas": ("printables.params.peas:PeaCard", "printables.layout.peas:layout"),
+    "patchwork": ("printables.params.patchwork:PatchworkSheet", "printables.layout.patchwork:layout"),
 }
 
 

@@ -10,6 +10,9 @@ from printables.check.results import CheckResult
 # kind recorded in the PDF keywords -> "module:function" taking a PdfDrawing
 PDF_CHECKS = {
     "harvest": "printables.check.harvest:check_harvest",
+    "minefield": "printables.check.minefield:check_minefield",
+    "peas": "printables.check.peas:check_peas",
+    "patchwork": "printables.check.patchwork:check_patchwork",
 }
 
 

@@ -100,10 +100,21 @@ def check(paths: tuple[Path, ...]) -> int:
     return 1 if failed else 0
 
 
-def _register() -> None:
-    from printables.cli.harvest import harvest
+# One module per game command; each defines a click command named like its module.
+GAME_COMMANDS = ("harvest", "minefield", "peas", "patchwork", "giuthi")
 
-    main.add_command(harvest)
+
+def _register() -> None:
+    import importlib
+
+    for name in GAME_COMMANDS:
+        try:
+            module = importlib.import_module(f"printables.cli.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"printables.cli.{name}":
+                raise
+            continue  # a game whose command is not written yet
+        main.add_command(getattr(module, name))
 
 
 _register()
