@@ -285,7 +285,7 @@ def derive_recommended_side(players: int, games: int = RECOMMENDATION_GAMES) -> 
 
 # Printed by benchmarks/harvest_recommendation.py (RECOMMENDATION_GAMES seeded games per size);
 # a slow test re-derives entries, so the table cannot drift from the method.
-RECOMMENDED_SIDE = {2: 10, 3: 12, 4: 14, 5: 16, 6: 17, 7: 18, 8: 19, 9: 21, 10: 22, 11: 23, 12: 23}
+RECOMMENDED_SIDE = {2: 10, 3: 12, 4: 14, 5: 16, 6: 17, 7: 18, 8: 19, 9: 21, 10: 21, 11: 22, 12: 23}
 
 
 def recommended_grid(players: int) -> tuple[int, int]:
@@ -294,3 +294,8 @@ def recommended_grid(players: int) -> tuple[int, int]:
         raise ValueError(f"{players} players: The Bitcoin Harvest takes {MIN_PLAYERS} to {MAX_PLAYERS}")
     side = RECOMMENDED_SIDE[players]
     return (side, side)
+
+
+def placements_for(state: HarvestState) -> tuple[int, ...]:
+    """Every placement of the mover's harvester on the empty grid (legal or not in ``state``)."""
+    return placements(state.harvesters[state.to_move], state.width, state.height)

@@ -1,0 +1,80 @@
+"""The CLI as a user meets it: list, build, check, help, and the README's commands."""
+
+import re
+import shlex
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from printables import __version__
+from printables.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_command_has_help():
+    runner = CliRunner()
+    top = runner.invoke(main, ["--help"])
+    assert top.exit_code == 0
+    commands = re.findall(r"^  (\w+)\s", top.output.split("Commands:")[1], re.M)
+    assert {"build", "check", "list", "harvest"} <= set(commands)
+    for command in commands:
+        result = runner.invoke(main, [command, "--help"])
+        assert result.exit_code == 0 and "Usage:" in result.output
+
+
+def test_version():
+    assert __version__ in CliRunner().invoke(main, ["--version"]).output
+
+
+def test_list_shows_every_preset_with_a_description():
+    result = CliRunner().invoke(main, ["list"])
+    assert result.exit_code == 0
+    names = {p.stem for p in (ROOT / "templates").glob("*.toml")} | {p.stem for p in (ROOT / "models").glob("*.toml")}
+    listed = {line.split()[0] for line in result.output.splitlines()}
+    assert names == listed
+
+
+def test_build_named_presets_writes_and_checks_them(tmp_path):
+    result = CliRunner().invoke(main, ["build", "harvest-10x10-a4", "harvest-8x8-4up-a4", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "harvest" / "harvest-10x10-2p-a4.pdf").exists()
+    assert (tmp_path / "harvest" / "harvest-8x8-2p-a4-4up.pdf").exists()
+    assert "2 of 2 preset(s) built and checked" in result.output
+
+
+def test_build_refuses_an_unknown_preset(tmp_path):
+    result = CliRunner().invoke(main, ["build", "no-such-thing", "-o", str(tmp_path)])
+    assert result.exit_code == 2 and "unknown preset 'no-such-thing'" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_broken_preset_names_its_file_and_key(tmp_path, monkeypatch):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "odd.toml").write_text('kind = "harvest"\ndescription = "x"\n[params]\ngird = "10x10"\n')
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["build", "odd", "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "odd.toml" in result.output and "unknown key 'gird'" in result.output
+
+
+def test_check_reports_failure_with_exit_1(tmp_path):
+    junk = tmp_path / "junk.pdf"
+    junk.write_bytes(b"%PDF-1.4 not really")
+    result = CliRunner().invoke(main, ["check", str(junk)])
+    assert result.exit_code == 1 and "FAIL" in result.output
+    missing = CliRunner().invoke(main, ["check", str(tmp_path / "nope.pdf")])
+    assert missing.exit_code == 1 and "does not exist" in missing.output
+
+
+def test_readme_usage_commands_run(tmp_path, monkeypatch):
+    """Every `printables ...` line in the README's usage blocks runs and exits 0."""
+    readme = (ROOT / "README.md").read_text()
+    commands = [line.strip() for line in re.findall(r"^\s*(printables [^\n#]+)", readme, re.M)]
+    commands = [c for c in commands if not c.startswith(("printables build", "printables giuthi"))]  # slow ones run in CI's build step
+    assert commands, "README shows no printables commands"
+    monkeypatch.chdir(tmp_path)
+    for command in commands:
+        args = shlex.split(command)[1:]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, f"{command}: {result.output}"

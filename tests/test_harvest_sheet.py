@@ -1,0 +1,157 @@
+"""The Bitcoin Harvest sheet end to end: CLI, the PDF written, and its check reading it back."""
+
+import dataclasses
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from printables.check.dispatch import check_file
+from printables.check.pdf import read_pdf
+from printables.cli import main
+from printables.layout.harvest import layout
+from printables.layout.primitives import Document, Page, Rect
+from printables.params.harvest import HarvestSheet
+from printables.render.pdf import render_pdf
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def failed(results):
+    return {r.name for r in results if not r.ok}
+
+
+def test_help_lists_every_option():
+    result = run("harvest", "--help")
+    assert result.exit_code == 0
+    for option in ("--grid", "--players", "--cell", "--coins-per-turn", "--paper", "--landscape", "--per-page", "--output"):
+        assert option in result.output
+
+
+def test_default_sheet_is_written_and_passes_every_check(tmp_path):
+    out = tmp_path / "h.pdf"
+    result = run("harvest", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    results = check_file(out)
+    assert all(r.ok for r in results), [str(r) for r in results]
+    drawing = read_pdf(out)
+    params = json.loads(drawing.subject)
+    assert params["grid"] == [10, 10] and params["players"] == 2 and params["paper"] == "a4"
+    assert drawing.creator.startswith("printables ")
+    assert "10x10" in drawing.title and drawing.print_scaling == "None"
+    assert (round(drawing.pages[0].width, 2), round(drawing.pages[0].height, 2)) == (210.0, 297.0)
+
+
+@pytest.mark.parametrize(
+    "args, grid, cell",
+    [
+        (["--grid", "12x8", "--cell", "9"], "12x8 at 9.00 mm", 9.0),
+        (["--grid", "14x14", "--players", "4", "--paper", "letter", "--landscape"], "14x14", None),
+        (["--grid", "8x8", "--per-page", "4"], "8x8", None),
+        (["--grid", "10x10", "--paper", "a5", "--coins-per-turn", "3"], "10x10", None),
+    ],
+)
+def test_variants_are_recovered_from_the_drawing(tmp_path, args, grid, cell):
+    out = tmp_path / "v.pdf"
+    assert run("harvest", *args, "-o", str(out)).exit_code == 0
+    results = {r.name: r for r in check_file(out)}
+    assert all(r.ok for r in results.values()), [str(r) for r in results.values()]
+    assert grid in results["grid"].detail
+
+
+def test_cell_size_is_physical(tmp_path):
+    out = tmp_path / "c.pdf"
+    run("harvest", "--grid", "10x10", "--cell", "12.5", "-o", str(out))
+    page = read_pdf(out).pages[0]
+    cells = [b for b in page.boxes if not b.fill and abs(b.w - b.h) < 0.01 and b.w > 4]
+    assert len(cells) == 100
+    assert all(abs(b.w - 12.5) < 0.01 for b in cells)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--grid", "0x5"], "grid '0x5'"),
+        (["--grid", "abc"], "grid 'abc'"),
+        (["--grid", "4x4"], "pentomino I cannot be placed"),
+        (["--players", "13"], "players 13"),
+        (["--players", "1"], "players 1"),
+        (["--cell", "3"], "cell 3.0 mm"),
+        (["--cell", "40"], "largest cell that fits"),
+        (["--grid", "80x80"], "largest that fits is"),
+        (["--coins-per-turn", "0"], "coins per turn 0"),
+        (["--per-page", "0"], "per page 0"),
+        (["--paper", "a3"], "'a3'"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, message):
+    out = tmp_path / "bad.pdf"
+    result = CliRunner().invoke(main, ["harvest", *args, "-o", str(out)])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], result.output
+    assert "Traceback" not in result.output
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_small_grid_warns_but_writes(tmp_path):
+    out = tmp_path / "s.pdf"
+    result = CliRunner().invoke(main, ["harvest", "--grid", "8x8", "--players", "3", "-o", str(out)])
+    assert result.exit_code == 0 and out.exists()
+    assert "smaller than the 12x12 recommended for 3 players" in result.output
+
+
+def test_same_command_gives_byte_identical_pdfs(tmp_path):
+    a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    run("harvest", "--grid", "11x9", "--players", "3", "-o", str(a))
+    run("harvest", "--grid", "11x9", "--players", "3", "-o", str(b))
+    assert a.read_bytes() == b.read_bytes()
+
+
+def _without(document: Document, keep) -> Document:
+    page = document.pages[0]
+    return dataclasses.replace(document, pages=(Page(page.width, page.height, tuple(i for i in page.items if keep(i))),))
+
+
+def _write(tmp_path, document, name="wrong.pdf"):
+    path = tmp_path / name
+    path.write_bytes(render_pdf(document))
+    return path
+
+
+def test_check_fails_on_a_sheet_with_a_missing_pentomino(tmp_path):
+    document = layout(HarvestSheet())
+    squares = [i for i in document.pages[0].items if isinstance(i, Rect) and i.fill is not None]
+    first_piece = set(squares[:5])  # the F is drawn first
+    path = _write(tmp_path, _without(document, lambda i: i not in first_piece))
+    results = check_file(path)
+    assert failed(results) == {"harvesters"}
+    assert "missing F" in next(r.detail for r in results if r.name == "harvesters")
+
+
+def test_check_fails_on_a_wrong_cell_size(tmp_path):
+    document = layout(HarvestSheet())
+    params = json.loads(document.subject)
+    params["cell_mm"] = 14.9  # the drawing has 15 mm cells; 0.1 mm off is caught
+    path = _write(tmp_path, dataclasses.replace(document, subject=json.dumps(params)))
+    assert failed(check_file(path)) == {"grid"}
+
+
+def test_check_fails_on_a_grid_with_a_missing_cell_or_a_missing_player_row(tmp_path):
+    document = layout(HarvestSheet(players=3))
+    cells = [i for i in document.pages[0].items if isinstance(i, Rect) and i.fill is None]
+    path = _write(tmp_path, _without(document, lambda i: i is not cells[37]))
+    assert failed(check_file(path)) == {"grid"}
+    params = json.loads(document.subject)
+    params["players"] = 4
+    path = _write(tmp_path, dataclasses.replace(document, subject=json.dumps(params)), "rows.pdf")
+    assert failed(check_file(path)) == {"score table"}
+
+
+def test_check_fails_on_a_wrong_page_size(tmp_path):
+    document = layout(HarvestSheet())
+    page = document.pages[0]
+    path = _write(tmp_path, dataclasses.replace(document, pages=(Page(215.9, 279.4, page.items),)))
+    assert "page size" in failed(check_file(path))
