@@ -78,3 +78,20 @@ def test_readme_usage_commands_run(tmp_path, monkeypatch):
         args = shlex.split(command)[1:]
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, f"{command}: {result.output}"
+
+
+def test_sheet_commands_do_not_import_cadquery(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from printables.cli import main\n"
+        f"r = CliRunner().invoke(main, ['harvest', '-o', {str(tmp_path / 'h.pdf')!r}])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('cadquery', 'OCP', 'trimesh', 'pdfplumber'))\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
