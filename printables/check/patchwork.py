@@ -1,0 +1,466 @@
+"""Check a Patchwork print-and-play PDF by reading its drawing back (never the code that drew it).
+
+The sheet's drawing conventions, which is all this module assumes:
+- every page begins with a heading line "Patchwork · <part>" (patches, quilt boards, time track, extras);
+- a patch square is a filled square without stroke; grey cut lines are separate segments, so two
+  touching squares belong to one patch unless a cut line lies on their shared edge;
+- on a patch, a number inside a circle is the button cost, a number just right of an hourglass (a
+  path taller than wide) the time cost, and a circle without a number an income button (the tiny
+  circles inside it are its holes);
+- a quilt square is a stroked square without fill;
+- a time-track space is a circle with its position printed inside; a button (circle) inside it
+  marks an income space, a small square a leather space; the edition is printed as
+  "<classic|revised> edition".
+Sizes, shapes, numbers and positions are all recovered from geometry and compared with the rule core.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from printables.check.pdf import (
+    SIZE_TOLERANCE_MM,
+    Box,
+    Curve,
+    PageDrawing,
+    PdfDrawing,
+    Segment,
+    Word,
+    check_page_size,
+    check_print_scaling,
+    check_ruler,
+    group_touching,
+    lattice,
+)
+from printables.check.results import CheckResult
+from printables.rules import patchwork as rules
+
+MIN_SQUARE_MM = 5.0  # smaller squares are symbols (a leather mark), not patch or quilt squares
+SQUARE_TOLERANCE_MM = 0.02  # width and height of a square agree this well
+ON_LINE_MM = 0.05  # a cut line lies on an edge when this close
+HEADING_BAND_MM = 20.0  # the heading line sits this close to the top of the page
+INCOME_BUTTON_MIN = 0.25  # an income button is at least this fraction of a square across
+HOURGLASS_ASPECT = 1.3  # an hourglass is at least this much taller than wide
+TIME_GAP_MAX = 0.2  # the time number starts within this fraction of a square right of its hourglass
+TRACK_SPACE_MIN_MM = 5.0
+MARK_MIN, MARK_MAX = 0.15, 0.6  # a mark in a track space, as a fraction of the space's diameter
+TRACK_STEP_SLACK_MM = 6.0  # neighbouring spaces are at most this far apart, rim to rim
+
+PART_HEADINGS = {"patches": "patches", "quilt boards": "quilts", "time track": "track", "extras": "extras"}
+PARTS = ("patches", "quilts", "track", "extras")
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry helpers
+
+
+def _centre(item) -> tuple[float, float]:
+    return (item.x0 + item.x1) / 2, (item.top + item.bottom) / 2
+
+
+def _is_square(item, tolerance: float = SQUARE_TOLERANCE_MM) -> bool:
+    return abs((item.x1 - item.x0) - (item.bottom - item.top)) <= tolerance
+
+
+def _inside_circle(point: tuple[float, float], circle: Curve) -> bool:
+    cx, cy = _centre(circle)
+    return math.hypot(point[0] - cx, point[1] - cy) <= (circle.x1 - circle.x0) / 2
+
+
+def _integer(word: Word) -> int | None:
+    return int(word.text) if re.fullmatch(r"\d{1,3}", word.text) else None
+
+
+def page_part(page: PageDrawing) -> str | None:
+    """The part a page shows, read from its heading line 'Patchwork · <part>'."""
+    top_words = sorted((w for w in page.words if w.top < HEADING_BAND_MM), key=lambda w: (round(w.top), w.x0))
+    first = next((w for w in top_words if w.text == "Patchwork"), None)
+    if first is None:
+        return None
+    line = [w.text for w in top_words if abs(w.top - first.top) < 1.0 and w.x0 > first.x0 and w.text != "·"]
+    return PART_HEADINGS.get(" ".join(line))
+
+
+# ---------------------------------------------------------------------------------------------
+# Patches
+
+
+@dataclass(frozen=True)
+class FoundPatch:
+    """A patch recovered from a page: its cells, square size and printed numbers."""
+
+    page: int
+    cells: frozenset[tuple[int, int]]  # (row, col) lattice cells
+    cell_mm: float
+    costs: tuple[int, ...]
+    times: tuple[int, ...]
+    income: int
+
+    def key(self) -> tuple | None:
+        """(canonical shape, cost, time, income), or None when cost or time is not read once."""
+        if len(self.costs) != 1 or len(self.times) != 1:
+            return None
+        return (rules.canonical_shape(self.cells), self.costs[0], self.times[0], self.income)
+
+    def picture(self) -> str:
+        """The shape as rows of '#' and '.'."""
+        return rules.format_shape(self.cells)
+
+
+def _cut_on(segments: list[Segment], x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether some straight segment covers the edge from (x0, y0) to (x1, y1)."""
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    for s in segments:
+        if abs(s.top - s.bottom) < ON_LINE_MM and abs(y0 - y1) < ON_LINE_MM:
+            if abs(s.top - my) < ON_LINE_MM and s.x0 - ON_LINE_MM <= min(x0, x1) and max(x0, x1) <= s.x1 + ON_LINE_MM:
+                return True
+        elif abs(s.x0 - s.x1) < ON_LINE_MM and abs(x0 - x1) < ON_LINE_MM:
+            if abs(s.x0 - mx) < ON_LINE_MM and s.top - ON_LINE_MM <= min(y0, y1) and max(y0, y1) <= s.bottom + ON_LINE_MM:
+                return True
+    return False
+
+
+def patch_squares(page: PageDrawing) -> list[Box]:
+    """Filled, unstroked squares of at least MIN_SQUARE_MM: the squares of patches."""
+    return [b for b in page.boxes if b.fill and not b.stroke and _is_square(b) and b.w >= MIN_SQUARE_MM]
+
+
+def split_pieces(squares: list[Box], segments: list[Segment]) -> tuple[list[list[Box]], int]:
+    """Touching squares joined unless a cut line separates them; also the count of uncut outer edges."""
+    parent = list(range(len(squares)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    grid = 0.02  # mm: corners closer than this are the same corner
+    at = {(round(b.x0 / grid), round(b.top / grid)): i for i, b in enumerate(squares)}
+
+    def square_at(x: float, y: float) -> int | None:
+        kx, ky = round(x / grid), round(y / grid)
+        for ox in (-1, 0, 1):
+            for oy in (-1, 0, 1):
+                j = at.get((kx + ox, ky + oy))
+                if j is not None:
+                    return j
+        return None
+
+    uncut = 0
+    for i, b in enumerate(squares):
+        for dx, dy in ((b.w, 0.0), (0.0, b.h), (-b.w, 0.0), (0.0, -b.h)):
+            j = square_at(b.x0 + dx, b.top + dy)
+            if dx > 0:
+                edge = (b.x1, b.top, b.x1, b.bottom)
+            elif dx < 0:
+                edge = (b.x0, b.top, b.x0, b.bottom)
+            elif dy > 0:
+                edge = (b.x0, b.bottom, b.x1, b.bottom)
+            else:
+                edge = (b.x0, b.top, b.x1, b.top)
+            cut = _cut_on(segments, *edge)
+            if j is None:
+                uncut += not cut
+            elif not cut and abs(squares[j].w - b.w) <= SIZE_TOLERANCE_MM:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[Box]] = {}
+    for i, b in enumerate(squares):
+        groups.setdefault(find(i), []).append(b)
+    return sorted(groups.values(), key=lambda g: (min(b.top for b in g), min(b.x0 for b in g))), uncut
+
+
+def read_patch(page_no: int, group: list[Box], page: PageDrawing) -> FoundPatch:
+    """The cells, cost, time and income printed on one group of squares."""
+    cell, cells = lattice(group)
+
+    def on_piece(point: tuple[float, float]) -> bool:
+        return any(b.x0 <= point[0] <= b.x1 and b.top <= point[1] <= b.bottom for b in group)
+
+    circles = [c for c in page.curves if _is_square(c, 0.1) and on_piece(_centre(c))]
+    hourglasses = [
+        c for c in page.curves
+        if (c.bottom - c.top) >= HOURGLASS_ASPECT * (c.x1 - c.x0) and on_piece(_centre(c))
+    ]
+    numbers = [(w, _integer(w)) for w in page.words if _integer(w) is not None and on_piece(_centre(w))]
+    costs, times = [], []
+    labelled = set()
+    for word, value in numbers:
+        holder = [c for c in circles if _inside_circle(_centre(word), c)]
+        if holder:
+            costs.append(value)
+            labelled.update(id(c) for c in holder)
+            continue
+        wy = _centre(word)[1]
+        if any(0 <= word.x0 - h.x1 <= TIME_GAP_MAX * cell and h.top <= wy <= h.bottom for h in hourglasses):
+            times.append(value)
+    income = sum(1 for c in circles if id(c) not in labelled and (c.x1 - c.x0) >= INCOME_BUTTON_MIN * cell)
+    # lattice() gives (x, y); the rule core's shapes are (row, col).
+    return FoundPatch(page_no, frozenset((y, x) for x, y in cells), cell, tuple(costs), tuple(times), income)
+
+
+def _patch_names(keys: Counter) -> str:
+    named = []
+    for key, n in sorted(keys.items(), key=lambda kv: str(kv[0])):
+        shape, cost, time, income = key
+        ids = [p.id for p in rules.PATCHES if (rules.canonical_shape(p.shape), p.cost, p.time, p.income) == key]
+        label = f"patch {ids[0]} {rules.format_shape(rules.PATCHES[ids[0]].shape)}" if ids else f"a patch {rules.format_shape(shape)}"
+        named.append(f"{label} cost {cost} time {time} income {income}" + (f" x{n}" if n > 1 else ""))
+    return "; ".join(named)
+
+
+def check_patches(pages: list[tuple[int, PageDrawing]]) -> tuple[list[CheckResult], list[float]]:
+    """The 33 patches, each exactly once with its numbers; their cut lines; their square sizes."""
+    found: list[FoundPatch] = []
+    uncut_total = 0
+    for page_no, page in pages:
+        segments = [s for s in page.segments]
+        groups, uncut = split_pieces(patch_squares(page), segments)
+        uncut_total += uncut
+        found += [read_patch(page_no, g, page) for g in groups]
+    expected = Counter((rules.canonical_shape(p.shape), p.cost, p.time, p.income) for p in rules.PATCHES)
+    unread = [f for f in found if f.key() is None]
+    got = Counter(f.key() for f in found if f.key() is not None)
+    missing = expected - got
+    extra = got - expected
+    problems = []
+    if missing:
+        problems.append(f"missing: {_patch_names(missing)}")
+    if extra:
+        problems.append(f"extra: {_patch_names(extra)}")
+    for f in unread:
+        problems.append(f"page {f.page}: patch {f.picture()} shows cost {list(f.costs)} and time {list(f.times)}, "
+                        "expected one of each")
+    results = [CheckResult(
+        "patches", not problems,
+        "; ".join(problems) or f"all {len(rules.PATCHES)} patches once each, with their cost, time and income "
+        f"({sum(len(f.cells) for f in found)} squares on {len(pages)} page(s))",
+    )]
+    results.append(CheckResult(
+        "cut lines", uncut_total == 0,
+        "every outer edge of every patch has a cut line" if uncut_total == 0 else f"{uncut_total} patch edge(s) without a cut line",
+    ))
+    sizes = [b.w for _, page in pages for b in patch_squares(page)]
+    return results, sizes
+
+
+# ---------------------------------------------------------------------------------------------
+# Quilts
+
+
+def check_quilts(pages: list[tuple[int, PageDrawing]]) -> tuple[CheckResult, list[float]]:
+    """Two complete 9x9 boards of stroked, unfilled squares."""
+    boards = []
+    sizes = []
+    problems = []
+    for page_no, page in pages:
+        squares = [b for b in page.boxes if b.stroke and not b.fill and _is_square(b) and b.w >= MIN_SQUARE_MM]
+        for group in group_touching(squares):
+            cell, cells = lattice(group)
+            cols = max(x for x, _ in cells) + 1
+            rows = max(y for _, y in cells) + 1
+            boards.append(f"{cols}x{rows}")
+            sizes += [b.w for b in group]
+            if (cols, rows) != (rules.QUILT_SIZE, rules.QUILT_SIZE) or len(cells) != cols * rows:
+                problems.append(f"page {page_no}: a board of {len(cells)} squares in {cols}x{rows}, expected 9x9")
+    if len(boards) != rules.PLAYERS:
+        problems.append(f"{len(boards)} quilt board(s), expected {rules.PLAYERS}")
+    return CheckResult("quilts", not problems, "; ".join(problems) or f"{len(boards)} boards of 9x9 squares"), sizes
+
+
+def check_square_sizes(patch_sizes: list[float], quilt_sizes: list[float], leather_sizes: list[float], cell_mm: float) -> CheckResult:
+    """Every patch, leather and quilt square is the same size, the one the sheet records."""
+    problems = []
+    measured = []
+    for name, sizes in (("patch", patch_sizes), ("quilt", quilt_sizes), ("leather patch", leather_sizes)):
+        if not sizes:
+            continue
+        lo, hi = min(sizes), max(sizes)
+        measured.append(f"{name} {sum(sizes) / len(sizes):.2f} mm")
+        if hi - lo > SIZE_TOLERANCE_MM:
+            problems.append(f"{name} squares vary from {lo:.2f} to {hi:.2f} mm")
+        if max(abs(lo - cell_mm), abs(hi - cell_mm)) > SIZE_TOLERANCE_MM:
+            problems.append(f"{name} squares are {lo:.2f} to {hi:.2f} mm, the sheet says {cell_mm:g} mm")
+    everything = patch_sizes + quilt_sizes + leather_sizes
+    if everything and max(everything) - min(everything) > SIZE_TOLERANCE_MM:
+        problems.append(f"patch and quilt squares differ: {', '.join(measured)}")
+    return CheckResult("square size", not problems, "; ".join(dict.fromkeys(problems)) or ", ".join(measured) + f" (sheet: {cell_mm:g} mm)")
+
+
+# ---------------------------------------------------------------------------------------------
+# Time track
+
+
+@dataclass(frozen=True)
+class FoundSpace:
+    """A time-track space read back: position, circle, and the marks inside it."""
+
+    position: int
+    cx: float
+    cy: float
+    r: float
+    income: bool
+    leather: bool
+
+
+def read_track(page: PageDrawing) -> list[FoundSpace]:
+    """Every numbered circle on the track page with the marks inside it."""
+    circles = [c for c in page.curves if _is_square(c, 0.1) and c.x1 - c.x0 >= TRACK_SPACE_MIN_MM]
+    spaces = []
+    for word in page.words:
+        value = _integer(word)
+        if value is None:
+            continue
+        holders = [c for c in circles if _inside_circle(_centre(word), c)]
+        if not holders:
+            continue
+        space = min(holders, key=lambda c: c.x1 - c.x0)
+        cx, cy = _centre(space)
+        d = space.x1 - space.x0
+
+        def inside(item) -> bool:
+            return math.hypot(_centre(item)[0] - cx, _centre(item)[1] - cy) < d / 2
+
+        income = any(
+            c is not space and _is_square(c, 0.1) and MARK_MIN * d <= c.x1 - c.x0 <= MARK_MAX * d and inside(c)
+            for c in page.curves
+        )
+        leather = any(_is_square(b, 0.1) and b.w <= MARK_MAX * d and inside(b) for b in page.boxes)
+        spaces.append(FoundSpace(value, cx, cy, d / 2, income, leather))
+    return spaces
+
+
+def printed_edition(page: PageDrawing) -> list[str]:
+    """The editions named on a page as '<edition> edition'."""
+    return sorted(set(re.findall(r"\b(" + "|".join(rules.EDITIONS) + r") edition\b", " ".join(page.text.split()))))
+
+
+def check_track(page: PageDrawing, leather: str) -> list[CheckResult]:
+    """Positions 0 to 53 once each along a connected track ending in the centre; marked spaces."""
+    spaces = read_track(page)
+    positions = Counter(s.position for s in spaces)
+    expected = set(range(rules.TRACK_POSITIONS))
+    problems = []
+    missing = sorted(expected - set(positions))
+    doubled = sorted(p for p, n in positions.items() if n > 1)
+    strange = sorted(set(positions) - expected)
+    if missing:
+        problems.append(f"no space {', '.join(map(str, missing))}")
+    if doubled:
+        problems.append(f"space(s) {', '.join(map(str, doubled))} printed more than once")
+    if strange:
+        problems.append(f"space(s) {', '.join(map(str, strange))} beyond the track")
+    by_pos = {s.position: s for s in spaces}
+    for a in range(rules.FINAL_POSITION):
+        if a in by_pos and a + 1 in by_pos:
+            s, t = by_pos[a], by_pos[a + 1]
+            if math.hypot(s.cx - t.cx, s.cy - t.cy) > s.r + t.r + TRACK_STEP_SLACK_MM:
+                problems.append(f"spaces {a} and {a + 1} are not neighbours")
+    if rules.FINAL_POSITION in by_pos and spaces:
+        mx = sum(s.cx for s in spaces) / len(spaces)
+        my = sum(s.cy for s in spaces) / len(spaces)
+        nearest = min(spaces, key=lambda s: math.hypot(s.cx - mx, s.cy - my))
+        if nearest.position != rules.FINAL_POSITION:
+            problems.append(f"space {nearest.position}, not {rules.FINAL_POSITION}, is in the centre")
+    results = [CheckResult("track positions", not problems,
+                           "; ".join(problems) or f"{len(spaces)} spaces 0..{rules.FINAL_POSITION}, each next to the one before, {rules.FINAL_POSITION} in the centre")]
+
+    editions = printed_edition(page)
+    ok_edition = editions == [leather]
+    results.append(CheckResult("edition", ok_edition,
+                               f"printed: {', '.join(editions) or 'none'}" + ("" if ok_edition else f"; the sheet says {leather}")))
+    edition = editions[0] if len(editions) == 1 else leather
+    income = sorted(s.position for s in spaces if s.income)
+    leathers = sorted(s.position for s in spaces if s.leather)
+    want_income = list(rules.INCOME_SPACES)
+    want_leather = list(rules.leather_spaces(edition))
+    results.append(CheckResult("income spaces", income == want_income,
+                               f"buttons on {income}" + ("" if income == want_income else f", expected {want_income}")))
+    results.append(CheckResult("leather spaces", leathers == want_leather,
+                               f"leather on {leathers} ({edition} edition)" + ("" if leathers == want_leather else f", expected {want_leather}")))
+    return results
+
+
+# ---------------------------------------------------------------------------------------------
+# Extras
+
+
+def check_extras(page: PageDrawing, leather: str) -> tuple[CheckResult, list[float]]:
+    """Five 1x1 leather patches with cut lines, button tokens of 1, 5, 10 and 20, two time tokens."""
+    squares = patch_squares(page)
+    groups, uncut = split_pieces(squares, list(page.segments))
+    problems = []
+    want = len(rules.leather_spaces(leather))
+    singles = [g for g in groups if len(g) == 1]
+    if len(singles) != want or len(groups) != want:
+        problems.append(f"{len(groups)} leather piece(s) ({len(singles)} of one square), expected {want} of one square")
+    if uncut:
+        problems.append(f"{uncut} leather patch edge(s) without a cut line")
+    circles = [c for c in page.curves if _is_square(c, 0.1)]
+    values = Counter(
+        w.text for w in page.words
+        if w.text in {"1", "5", "10", "20"} and any(_inside_circle(_centre(w), c) for c in circles)
+    )
+    absent = [v for v in ("1", "5", "10", "20") if not values[v]]
+    if absent:
+        problems.append(f"no button token of value {', '.join(absent)}")
+    tokens = sorted({w.text for w in page.words if re.fullmatch(r"P\d", w.text)})
+    if tokens != [f"P{p + 1}" for p in range(rules.PLAYERS)]:
+        problems.append(f"time tokens {tokens}, expected P1 and P2")
+    detail = (f"{want} leather patches; button tokens {dict(sorted(values.items(), key=lambda kv: int(kv[0])))}; "
+              f"time tokens {', '.join(tokens)}")
+    return CheckResult("extras", not problems, "; ".join(problems) or detail), [b.w for b in squares]
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
+    """All checks of a Patchwork sheet."""
+    params = drawing.parameters()
+    part, leather, cell_mm = params["part"], params["leather"], float(params["cell_mm"])
+    wanted = PARTS if part == "all" else (part,)
+    results = [
+        check_page_size(drawing, params["paper"], False),
+        check_print_scaling(drawing),
+        check_ruler(drawing),
+    ]
+    by_part: dict[str, list[tuple[int, PageDrawing]]] = {p: [] for p in PARTS}
+    unknown = []
+    for i, page in enumerate(drawing.pages, 1):
+        kind = page_part(page)
+        if kind is None:
+            unknown.append(i)
+        else:
+            by_part[kind].append((i, page))
+    present = [p for p in PARTS if by_part[p]]
+    ok = present == list(wanted) and not unknown
+    results.append(CheckResult("parts", ok, f"pages: " + ", ".join(f"{p} {len(by_part[p])}" for p in present)
+                               + (f"; page(s) {unknown} without a Patchwork heading" if unknown else "")
+                               + ("" if present == list(wanted) else f"; expected {', '.join(wanted)}")))
+    patch_sizes: list[float] = []
+    quilt_sizes: list[float] = []
+    leather_sizes: list[float] = []
+    if "patches" in wanted:
+        patch_results, patch_sizes = check_patches(by_part["patches"])
+        results += patch_results
+    if "quilts" in wanted:
+        quilt_result, quilt_sizes = check_quilts(by_part["quilts"])
+        results.append(quilt_result)
+    if "track" in wanted:
+        if len(by_part["track"]) == 1:
+            results += check_track(by_part["track"][0][1], leather)
+        else:
+            results.append(CheckResult("track positions", False, f"{len(by_part['track'])} track pages, expected 1"))
+    if "extras" in wanted:
+        if len(by_part["extras"]) == 1:
+            extras_result, leather_sizes = check_extras(by_part["extras"][0][1], leather)
+            results.append(extras_result)
+        else:
+            results.append(CheckResult("extras", False, f"{len(by_part['extras'])} extras pages, expected 1"))
+    if patch_sizes or quilt_sizes or leather_sizes:
+        results.append(check_square_sizes(patch_sizes, quilt_sizes, leather_sizes, cell_mm))
+    return results

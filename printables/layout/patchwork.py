@@ -1,0 +1,905 @@
+"""Patchwork print-and-play as layout data: the 33 patches, two quilts, the time track, extras.
+
+Drawing conventions the checker reads back (printables/check/patchwork.py):
+- a patch or leather-patch square is a filled square with no stroke (white in low ink, so it costs
+  nothing), exactly one cell wide; the grey cut lines are separate segments on the patches' edges,
+  so two touching squares belong to the same patch unless a cut line runs between them;
+- a patch's button cost is a number inside a circle, its time cost a number right of an hourglass,
+  and each income button a circle with four holes and no number;
+- quilt squares are stroked squares with no fill;
+- a time-track space is a circle with its position printed inside; an income space also holds a
+  button (a circle), a leather space a small square;
+- every page starts with a heading line "Patchwork · <part>".
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+
+from printables.errors import ParameterError
+from printables.layout.furniture import FURNITURE_HEIGHT_MM, footer
+from printables.layout.primitives import (
+    BLACK,
+    WHITE,
+    Circle,
+    Colour,
+    Document,
+    Item,
+    Line,
+    Page,
+    Polygon,
+    Rect,
+    Text,
+    line_height_mm,
+    text_width_mm,
+    wrap,
+)
+from printables.layout.sheet import PAGE_MARGIN_MM, floor_to
+from printables.paper import page_size_mm
+from printables.params.patchwork import MIN_CELL_MM, PatchworkSheet
+from printables.rules import patchwork as rules
+
+KIND = "patchwork"
+TITLE = "Patchwork"
+CREDIT = "a game by Uwe Rosenberg (Lookout Games, 2014) · print-and-play for your own use"
+
+DEFAULT_CELL_MM = 20.0  # the largest default: bigger squares only use more paper
+CELL_STEP_MM = 0.5
+HEADING_PT = 15.0
+SUBTITLE_PT = 8.0
+HEADER_MM = 15.0  # heading line, subtitle line and a little air
+TEXT_PT = 7.5
+
+CUT_GREY = 0.62  # light enough not to leave a dark edge on a cut-out piece
+CUT_GREY_LOW_INK = 0.5  # the only outline a low-ink patch has, so a little darker
+CUT_LINE_MM = 0.2
+STITCH_INSET_MM = 1.1  # on 20 mm squares; scaled down with smaller squares
+WASTE_GREY = 0.82  # the cross on a square of the patch pages that belongs to no patch
+STITCH_DASH_MM = (1.3, 0.9)
+INK_DARK: Colour = 0.15
+
+# Fabric colours for the patches (soft, so black numbers and blue buttons read on all of them).
+PATCH_COLOURS: tuple[Colour, ...] = (
+    (0.95, 0.62, 0.54),  # coral
+    (0.66, 0.81, 0.60),  # sage
+    (0.97, 0.81, 0.45),  # mustard
+    (0.78, 0.70, 0.89),  # lavender
+    (0.58, 0.82, 0.82),  # teal
+    (0.95, 0.69, 0.80),  # rose
+    (0.87, 0.76, 0.61),  # sand
+    (0.82, 0.86, 0.52),  # lime
+)
+BUTTON_BLUE: Colour = (0.16, 0.37, 0.72)
+LEATHER_BROWN: Colour = (0.58, 0.40, 0.26)
+QUILT_BACKGROUND: Colour = (0.99, 0.97, 0.91)
+QUILT_FRAME: Colour = (0.74, 0.58, 0.42)
+QUILT_SIZE_CELLS = rules.QUILT_SIZE
+QUILT_FRAME_MM = 3.0
+QUILT_LABEL_MM = 6.0
+QUILT_NOTE_LINES = 3
+TRACK_FILL: Colour = (0.99, 0.96, 0.88)
+TRACK_CENTRE_FILL: Colour = (0.97, 0.86, 0.55)
+PLAYER_COLOURS: tuple[Colour, ...] = ((0.93, 0.76, 0.20), (0.36, 0.66, 0.36))  # yellow, green
+BONUS_GOLD: Colour = (0.97, 0.80, 0.35)
+
+PACKING_SEED = 0  # the packing search is deterministic: same sheet, same pages
+PACKING_TRIES = 120  # greedy packings tried; the best wins (a few ms each)
+
+MAX_SPACE_MM = 16.0  # track spaces larger than this only use paper
+MIN_SPACE_MM = 8.0
+SPACE_GAP_MM = 3.0  # between neighbouring spaces along the track, room for the thread
+RING_GAP_MM = 3.0  # between the spiral's turns
+CENTRE_SCALE = 1.7  # the centre space (53) is this many spaces wide
+TRACK_LABEL_ROOM_MM = 8.0  # "start" above the track and "centre" under the centre space
+
+# The bank never runs out (rules decision 9); this many tokens of each value covers a game.
+BUTTON_TOKENS = ((1, 20), (5, 12), (10, 8), (20, 4))
+TOKEN_MM = 15.0
+
+
+def _ink(sheet: PatchworkSheet, colour: Colour | None) -> Colour | None:
+    """A fill colour, or white (no ink) on a low-ink sheet."""
+    return WHITE if sheet.low_ink else colour
+
+
+def _cut_grey(sheet: PatchworkSheet) -> float:
+    return CUT_GREY_LOW_INK if sheet.low_ink else CUT_GREY
+
+
+def _baseline(cy: float, size_pt: float) -> float:
+    """The baseline that centres digits of ``size_pt`` vertically on ``cy``."""
+    return cy + 0.36 * size_pt * 25.4 / 72
+
+
+# ---------------------------------------------------------------------------------------------
+# Page frame
+
+
+def _inner(sheet: PatchworkSheet) -> tuple[float, float, float, float]:
+    """Page width, page height and the width and height between header and furniture."""
+    page_w, page_h = page_size_mm(sheet.paper)
+    width = page_w - 2 * PAGE_MARGIN_MM
+    height = page_h - 2 * PAGE_MARGIN_MM - HEADER_MM - FURNITURE_HEIGHT_MM
+    return page_w, page_h, width, height
+
+
+def _header(part: str, subtitle: str) -> list[Item]:
+    x, y = PAGE_MARGIN_MM, PAGE_MARGIN_MM
+    return [
+        Text(x, y + 5.5, f"{TITLE} · {part}", size_pt=HEADING_PT, font="Helvetica-Bold"),
+        Text(x, y + 10.5, subtitle, size_pt=SUBTITLE_PT, colour=0.3),
+    ]
+
+
+def _page(sheet: PatchworkSheet, cell: float, items: list[Item], part: str) -> Page:
+    page_w, page_h, _, _ = _inner(sheet)
+    description = (
+        f"{TITLE} · {part} · {sheet.paper.upper() if sheet.paper != 'letter' else 'Letter'} · "
+        f"{cell:g} mm squares · leather: {sheet.leather} edition · {sheet.ink} ink"
+    )
+    return Page(page_w, page_h, tuple(items) + footer(page_w, page_h, PAGE_MARGIN_MM, description))
+
+
+# ---------------------------------------------------------------------------------------------
+# Cell size
+
+
+def quilt_block_height(cell: float) -> float:
+    """Height of one quilt board with its label, without the page's notes."""
+    return QUILT_LABEL_MM + QUILT_SIZE_CELLS * cell + 2 * QUILT_FRAME_MM
+
+
+def _quilt_notes_height() -> float:
+    return QUILT_NOTE_LINES * line_height_mm(TEXT_PT) + 3.0
+
+
+def largest_cell_mm(sheet: PatchworkSheet) -> float:
+    """The largest square (0.1 mm steps) for which a whole 9x9 quilt fits one page."""
+    _, _, width, height = _inner(sheet)
+    by_width = (width - 2 * QUILT_FRAME_MM) / QUILT_SIZE_CELLS
+    by_height = (height - QUILT_LABEL_MM - 2 * QUILT_FRAME_MM - _quilt_notes_height()) / QUILT_SIZE_CELLS
+    return round(floor_to(min(by_width, by_height), 0.1), 1)
+
+
+def cell_size_mm(sheet: PatchworkSheet) -> float:
+    """The sheet's square size: the one asked for, else the largest round size up to 20 mm."""
+    fit = largest_cell_mm(sheet)
+    if sheet.cell_mm is None:
+        return min(DEFAULT_CELL_MM, floor_to(fit, CELL_STEP_MM))
+    if sheet.cell_mm > fit + 1e-9:
+        raise ParameterError(
+            f"cell {sheet.cell_mm:g} mm: the 9x9 quilt does not fit {sheet.paper} paper; "
+            f"use {MIN_CELL_MM:g} to {fit:g} mm"
+        )
+    return sheet.cell_mm
+
+
+# ---------------------------------------------------------------------------------------------
+# Patch art
+
+
+def _income_button(cx: float, cy: float, r: float, sheet: PatchworkSheet) -> list[Item]:
+    """A sewing button: a disc with four holes."""
+    fill = _ink(sheet, BUTTON_BLUE)
+    hole_fill = WHITE
+    hole_stroke = BLACK if sheet.low_ink else None
+    items: list[Item] = [Circle(cx, cy, r, stroke=INK_DARK if sheet.low_ink else BUTTON_BLUE, fill=fill, line_mm=0.3)]
+    h = 0.32 * r
+    for dx, dy in ((-h, -h), (h, -h), (-h, h), (h, h)):
+        items.append(Circle(cx + dx, cy + dy, 0.13 * r, stroke=hole_stroke, fill=hole_fill, line_mm=0.1))
+    return items
+
+
+def _hourglass(cx: float, cy: float, w: float, h: float, sheet: PatchworkSheet) -> list[Item]:
+    """An hourglass w wide and h tall centred on (cx, cy)."""
+    x0, x1, y0, y1 = cx - w / 2, cx + w / 2, cy - h / 2, cy + h / 2
+    waist = 0.12 * w
+    body = Polygon(
+        ((x0, y0), (x1, y0), (cx + waist, cy), (x1, y1), (x0, y1), (cx - waist, cy)),
+        stroke=INK_DARK,
+        fill=WHITE,
+        line_mm=0.3,
+    )
+    sand = [] if sheet.low_ink else [
+        Polygon(((cx - 0.3 * w, y1 - 0.05 * h), (cx + 0.3 * w, y1 - 0.05 * h), (cx, cy + 0.15 * h)),
+                stroke=None, fill=(0.85, 0.65, 0.30)),
+    ]
+    return [body, *sand]
+
+
+def _cost_button(cx: float, cy: float, r: float, cost: int, size_pt: float) -> list[Item]:
+    return [
+        Circle(cx, cy, r, stroke=INK_DARK, fill=WHITE, line_mm=0.35),
+        Text(cx, _baseline(cy, size_pt), str(cost), size_pt=size_pt, font="Helvetica-Bold", anchor="middle", colour=INK_DARK),
+    ]
+
+
+def patch_label(x: float, y: float, cell: float, cost: int, time: int, sheet: PatchworkSheet) -> list[Item]:
+    """Cost (a numbered button, top left) and time (hourglass and number, bottom right) in one square."""
+    size_pt = min(10.0, max(6.0, cell * 0.5))
+    r = min(4.2, 0.21 * cell)
+    items = _cost_button(x + 0.3 * cell, y + 0.3 * cell, r, cost, size_pt)
+    hw, hh = 0.15 * cell, 0.26 * cell
+    hx, hy = x + 0.56 * cell, y + 0.7 * cell
+    items += _hourglass(hx, hy, hw, hh, sheet)
+    items.append(Text(hx + hw / 2 + 0.04 * cell, _baseline(hy, size_pt), str(time), size_pt=size_pt,
+                      font="Helvetica-Bold", colour=INK_DARK))
+    return items
+
+
+def _edges(cells: frozenset[tuple[int, int]]):
+    """Boundary edges of a set of (row, col) cells as ((r, c), side) with side in N, E, S, W."""
+    steps = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+    for r, c in sorted(cells):
+        for side, (dr, dc) in steps.items():
+            if (r + dr, c + dc) not in cells:
+                yield (r, c), side
+
+
+def stitch_lines(cells: frozenset[tuple[int, int]], x0: float, y0: float, cell: float, inset: float) -> list[tuple[float, float, float, float]]:
+    """The outline of a polyomino moved ``inset`` mm inwards, as merged straight segments."""
+    horizontal: dict[float, list[tuple[float, float]]] = {}
+    vertical: dict[float, list[tuple[float, float]]] = {}
+
+    def end(corner_side: tuple[int, int], diagonal: tuple[int, int]) -> float:
+        # convex corner: stop short; straight on: meet the neighbour's segment; concave: reach past.
+        if corner_side not in cells:
+            return inset
+        return -inset if diagonal in cells else 0.0
+
+    for (r, c), side in _edges(cells):
+        if side in ("N", "S"):
+            dr = -1 if side == "N" else 1
+            a = c * cell + end((r, c - 1), (r + dr, c - 1))
+            b = (c + 1) * cell - end((r, c + 1), (r + dr, c + 1))
+            yy = (r if side == "N" else r + 1) * cell + (inset if side == "N" else -inset)
+            horizontal.setdefault(round(yy, 6), []).append((a, b))
+        else:
+            dc = -1 if side == "W" else 1
+            a = r * cell + end((r - 1, c), (r - 1, c + dc))
+            b = (r + 1) * cell - end((r + 1, c), (r + 1, c + dc))
+            xx = (c if side == "W" else c + 1) * cell + (inset if side == "W" else -inset)
+            vertical.setdefault(round(xx, 6), []).append((a, b))
+    out = []
+    for yy, spans in sorted(horizontal.items()):
+        for a, b in _merge(spans):
+            out.append((x0 + a, y0 + yy, x0 + b, y0 + yy))
+    for xx, spans in sorted(vertical.items()):
+        for a, b in _merge(spans):
+            out.append((x0 + xx, y0 + a, x0 + xx, y0 + b))
+    return out
+
+
+def _merge(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    merged: list[list[float]] = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1] + 1e-6:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return [(a, b) for a, b in merged]
+
+
+def patch_art(
+    cells: frozenset[tuple[int, int]], x0: float, y0: float, cell: float,
+    cost: int | None, time: int | None, income: int, colour: Colour, sheet: PatchworkSheet,
+) -> list[Item]:
+    """One patch whose (row, col) cells start at (x0, y0): squares, stitching, cost, time, income.
+
+    Cut lines are not included: neighbouring patches share them, so the page draws them once.
+    """
+    items: list[Item] = []
+    fill = _ink(sheet, colour)
+    for r, c in sorted(cells):
+        items.append(Rect(x0 + c * cell, y0 + r * cell, cell, cell, stroke=None, fill=fill))
+    stitch = 0.7 if sheet.low_ink else WHITE
+    inset = min(STITCH_INSET_MM, 0.055 * cell)
+    for x1, y1, x2, y2 in stitch_lines(cells, x0, y0, cell, inset):
+        items.append(Line(x1, y1, x2, y2, stroke=stitch, line_mm=0.3, dash_mm=STITCH_DASH_MM))
+    ordered = sorted(cells)
+    rest = ordered
+    if cost is not None and time is not None:
+        r, c = ordered[0]  # the label goes in the first square in reading order
+        items += patch_label(x0 + c * cell, y0 + r * cell, cell, cost, time, sheet)
+        rest = ordered[1:]
+    button_r = min(3.6, 0.2 * cell)
+    for r, c in rest[:income]:
+        items += _income_button(x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell, button_r, sheet)
+    return items
+
+
+def cut_lines(pieces: list[frozenset[tuple[int, int]]], x0: float, y0: float, cell: float, grey: float) -> list[Item]:
+    """Every edge between a piece and anything else, merged into straight runs, drawn once."""
+    owner = {cell_: i for i, piece in enumerate(pieces) for cell_ in piece}
+    horizontal: dict[int, list[tuple[float, float]]] = {}
+    vertical: dict[int, list[tuple[float, float]]] = {}
+    for (r, c), i in owner.items():
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            j = owner.get((r + dr, c + dc))
+            if j == i or (j is not None and j < i):
+                continue  # inside one piece, or already drawn from the other side
+            if dr:
+                horizontal.setdefault(r + (dr > 0), []).append((c, c + 1))
+            else:
+                vertical.setdefault(c + (dc > 0), []).append((r, r + 1))
+    items: list[Item] = []
+    for row, spans in sorted(horizontal.items()):
+        for a, b in _merge(spans):
+            items.append(Line(x0 + a * cell, y0 + row * cell, x0 + b * cell, y0 + row * cell, stroke=grey, line_mm=CUT_LINE_MM))
+    for col, spans in sorted(vertical.items()):
+        for a, b in _merge(spans):
+            items.append(Line(x0 + col * cell, y0 + a * cell, x0 + col * cell, y0 + b * cell, stroke=grey, line_mm=CUT_LINE_MM))
+    return items
+
+
+def waste_crosses(pieces: list[frozenset[tuple[int, int]]], cols: int, rows: int, x0: float, y0: float, cell: float) -> list[Item]:
+    """A faint cross on each empty square of a hole small enough to pass for a patch.
+
+    Holes of more squares than the largest patch, like the free foot of the last page, stay clean.
+    """
+    used = set().union(*pieces)
+    largest = max(p.size for p in rules.PATCHES)
+    seen: set[tuple[int, int]] = set()
+    items: list[Item] = []
+    pad = 0.3 * cell
+    for start in ((r, c) for r in range(rows) for c in range(cols)):
+        if start in used or start in seen:
+            continue
+        hole, todo = [], [start]
+        seen.add(start)
+        while todo:
+            r, c = todo.pop()
+            hole.append((r, c))
+            for nxt in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if 0 <= nxt[0] < rows and 0 <= nxt[1] < cols and nxt not in used and nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        if len(hole) > largest:
+            continue
+        for r, c in sorted(hole):
+            x, y = x0 + c * cell, y0 + r * cell
+            items.append(Line(x + pad, y + pad, x + cell - pad, y + cell - pad, stroke=WASTE_GREY, line_mm=0.25))
+            items.append(Line(x + cell - pad, y + pad, x + pad, y + cell - pad, stroke=WASTE_GREY, line_mm=0.25))
+    return items
+
+
+# ---------------------------------------------------------------------------------------------
+# Packing the patches
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A patch on a patch page's lattice: its id, orientation and the top-left of its box."""
+
+    patch_id: int
+    orientation: int
+    row: int
+    col: int
+
+    def cells(self) -> frozenset[tuple[int, int]]:
+        """The lattice cells it covers as (row, col)."""
+        shape = rules.PATCHES[self.patch_id].orientations[self.orientation]
+        return frozenset((self.row + r, self.col + c) for r, c in shape)
+
+
+def _greedy_pack(cols: int, rows: int, order: list[int]) -> list[list[Placed]] | None:
+    """Fill pages square by square in reading order with the first patch (in order) that fits."""
+    pages: list[list[Placed]] = []
+    remaining = list(order)
+    while remaining:
+        filled = [[False] * cols for _ in range(rows)]
+        placed: list[Placed] = []
+        for r in range(rows):
+            for c in range(cols):
+                if filled[r][c]:
+                    continue
+                for pid in remaining:
+                    hit = _fit(filled, r, c, pid)
+                    if hit is not None:
+                        placed.append(hit)
+                        remaining.remove(pid)
+                        for rr, cc in hit.cells():
+                            filled[rr][cc] = True
+                        break
+        if not placed:
+            return None  # some patch is larger than the page
+        pages.append(placed)
+    return pages
+
+
+def _fit(filled: list[list[bool]], r: int, c: int, pid: int) -> Placed | None:
+    """The first orientation of a patch covering (r, c) with its first cell, if it fits."""
+    rows, cols = len(filled), len(filled[0])
+    for o, shape in enumerate(rules.PATCHES[pid].orientations):
+        ar, ac = min(shape)  # every cell before (r, c) is filled, so (r, c) must be the first
+        top, left = r - ar, c - ac
+        if all(0 <= top + sr < rows and 0 <= left + sc < cols and not filled[top + sr][left + sc] for sr, sc in shape):
+            return Placed(pid, o, top, left)
+    return None
+
+
+def pack_patches(cols: int, rows: int) -> list[list[Placed]]:
+    """The 33 patches on as few pages of cols x rows squares as a seeded greedy search finds."""
+    rng = random.Random(PACKING_SEED)
+    by_size = sorted(range(len(rules.PATCHES)), key=lambda i: (-rules.PATCHES[i].size, i))
+    lower_bound = -(-sum(p.size for p in rules.PATCHES) // (cols * rows))
+    best: tuple[tuple[int, int, int], list[list[Placed]]] | None = None
+    for attempt in range(PACKING_TRIES):
+        order = by_size if attempt == 0 else sorted(by_size, key=lambda i: -rules.PATCHES[i].size + 2.5 * rng.random())
+        pages = _greedy_pack(cols, rows, order)
+        if pages is None:
+            raise ParameterError(f"a page of {cols}x{rows} squares cannot hold the largest patches")
+        # Fewest pages; then the emptiest last page, so the earlier pages are the tightest; then
+        # the fewest rows on the last page, leaving its foot free.
+        last = pages[-1]
+        key = (len(pages), sum(rules.PATCHES[p.patch_id].size for p in last),
+               max(r for p in last for r, _ in p.cells()))
+        if best is None or key < best[0]:
+            best = (key, pages)
+        if len(pages) == lower_bound and attempt >= PACKING_TRIES // 4:
+            break
+    assert best is not None
+    return best[1]
+
+
+def _colours(placed: list[Placed]) -> list[Colour]:
+    """A colour per patch, never the same as a patch it touches."""
+    cells = [p.cells() for p in placed]
+    owner = {cell: i for i, piece in enumerate(cells) for cell in piece}
+    chosen: list[int] = []
+    for i, p in enumerate(placed):
+        near = {
+            chosen[j]
+            for r, c in cells[i]
+            for j in (owner.get((r + 1, c)), owner.get((r - 1, c)), owner.get((r, c + 1)), owner.get((r, c - 1)))
+            if j is not None and j < i
+        }
+        start = p.patch_id % len(PATCH_COLOURS)
+        pick = next(k % len(PATCH_COLOURS) for k in range(start, start + len(PATCH_COLOURS) + 1)
+                    if k % len(PATCH_COLOURS) not in near)
+        chosen.append(pick)
+    return [PATCH_COLOURS[k] for k in chosen]
+
+
+def patch_lattice(sheet: PatchworkSheet, cell: float) -> tuple[int, int]:
+    """Columns and rows of squares a patch page holds."""
+    _, _, width, height = _inner(sheet)
+    return int(width / cell + 1e-9), int(height / cell + 1e-9)
+
+
+def _legend_patches(x: float, y: float, sheet: PatchworkSheet) -> list[Item]:
+    """'cost · time · income' symbols at the right of the heading line."""
+    items: list[Item] = []
+    entries = (("cost (buttons)", "cost"), ("time", "time"), ("income", "income"))
+    size = 7.0
+    cx = x
+    for label, what in reversed(entries):
+        # Right-aligned, so the estimate of the width only moves the icon, never past the margin.
+        items.append(Text(cx, y + 1.2, label, size_pt=size, colour=0.25, anchor="end"))
+        cx -= text_width_mm(label, size) + 5.2
+        if what == "cost":
+            items.append(Circle(cx + 1.8, y, 2.0, stroke=INK_DARK, fill=WHITE, line_mm=0.3))
+        elif what == "time":
+            items += _hourglass(cx + 2.2, y, 2.0, 3.6, sheet)
+        else:
+            items += _income_button(cx + 1.8, y, 1.8, sheet)
+        cx -= 4.0
+    return items
+
+
+def patch_origin(sheet: PatchworkSheet, cell: float) -> tuple[float, float]:
+    """The page position in mm of the patch lattice's top-left corner (centred across)."""
+    cols, _ = patch_lattice(sheet, cell)
+    _, _, width, _ = _inner(sheet)
+    return PAGE_MARGIN_MM + (width - cols * cell) / 2, PAGE_MARGIN_MM + HEADER_MM
+
+
+def _patch_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
+    page_w, _, _, _ = _inner(sheet)
+    cols, rows = patch_lattice(sheet, cell)
+    packed = pack_patches(cols, rows)
+    x0, y0 = patch_origin(sheet, cell)
+    pages = []
+    for n, placed in enumerate(packed, 1):
+        subtitle = f"Cut on the grey lines · squares of {cell:g} mm, as on the quilt · page {n} of {len(packed)}, {len(placed)} patches"
+
+        items = _header("patches", subtitle)
+        items += _legend_patches(page_w - PAGE_MARGIN_MM, PAGE_MARGIN_MM + 4.0, sheet)
+        colours = _colours(placed)
+        for p, colour in zip(placed, colours):
+            patch = rules.PATCHES[p.patch_id]
+            items += patch_art(p.cells(), x0, y0, cell, patch.cost, patch.time, patch.income, colour, sheet)
+        items += cut_lines([p.cells() for p in placed], x0, y0, cell, _cut_grey(sheet))
+        items += waste_crosses([p.cells() for p in placed], cols, rows, x0, y0, cell)
+        pages.append(_page(sheet, cell, items, "patches"))
+    return pages
+
+
+# ---------------------------------------------------------------------------------------------
+# Quilts
+
+BONUS_NOTE = (
+    "7x7 bonus: the first player to cover a whole 7x7 square of their quilt — anywhere: any of the "
+    "9 possible squares counts, so none is marked — takes the bonus tile, worth 7 points."
+)
+SCORE_NOTE = "Score at the end: your buttons + 7 for the bonus tile - 2 for every empty square of your quilt."
+
+
+def _quilt(x: float, y: float, cell: float, player: int, sheet: PatchworkSheet) -> list[Item]:
+    """One 9x9 board: label, frame, and the 81 squares as stroked unfilled squares."""
+    size = QUILT_SIZE_CELLS * cell
+    gx, gy = x + QUILT_FRAME_MM, y + QUILT_LABEL_MM + QUILT_FRAME_MM
+    items: list[Item] = [
+        Text(x, y + 4.2, f"Player {player + 1} — quilt", size_pt=10, font="Helvetica-Bold"),
+    ]
+    if not sheet.low_ink:
+        items.append(Rect(x, y + QUILT_LABEL_MM, size + 2 * QUILT_FRAME_MM, size + 2 * QUILT_FRAME_MM,
+                          stroke=None, fill=QUILT_FRAME))
+        items.append(Rect(gx, gy, size, size, stroke=None, fill=QUILT_BACKGROUND))
+    for r in range(QUILT_SIZE_CELLS):
+        for c in range(QUILT_SIZE_CELLS):
+            items.append(Rect(gx + c * cell, gy + r * cell, cell, cell, stroke=0.55, fill=None, line_mm=0.25))
+    for x1, y1, x2, y2 in ((gx, gy, gx + size, gy), (gx, gy + size, gx + size, gy + size),
+                           (gx, gy, gx, gy + size), (gx + size, gy, gx + size, gy + size)):
+        items.append(Line(x1, y1, x2, y2, stroke=INK_DARK, line_mm=0.6))
+    return items
+
+
+def _quilt_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
+    _, _, width, height = _inner(sheet)
+    block_w = QUILT_SIZE_CELLS * cell + 2 * QUILT_FRAME_MM
+    block_h = quilt_block_height(cell)
+    gap = 6.0
+    across = max(1, int((width + gap) // (block_w + gap)))
+    down = max(1, int((height - _quilt_notes_height() + gap) // (block_h + gap)))
+    per_page = min(rules.PLAYERS, across * down)
+    pages = []
+    for first in range(0, rules.PLAYERS, per_page):
+        players = list(range(first, min(rules.PLAYERS, first + per_page)))
+        n_across = min(across, len(players))
+        n_down = -(-len(players) // n_across)
+        used_w = n_across * block_w + (n_across - 1) * gap
+        x0 = PAGE_MARGIN_MM + (width - used_w) / 2
+        y0 = PAGE_MARGIN_MM + HEADER_MM
+        names = " and ".join(f"player {p + 1}" for p in players)
+        items = _header("quilt boards", f"The quilt of {names}: 9x9 squares of {cell:g} mm, the size of the patches' squares.")
+        for i, player in enumerate(players):
+            r, c = divmod(i, n_across)
+            items += _quilt(x0 + c * (block_w + gap), y0 + r * (block_h + gap), cell, player, sheet)
+        y = y0 + n_down * block_h + (n_down - 1) * gap + 3.0
+        for line in wrap(BONUS_NOTE, width, TEXT_PT) + wrap(SCORE_NOTE, width, TEXT_PT):
+            y += line_height_mm(TEXT_PT)
+            items.append(Text(PAGE_MARGIN_MM, y, line, size_pt=TEXT_PT))
+        pages.append(_page(sheet, cell, items, "quilts"))
+    return pages
+
+
+# ---------------------------------------------------------------------------------------------
+# Time track
+
+
+@dataclass(frozen=True)
+class Space:
+    """One time-track space: its position (0 to 53), centre and radius in mm."""
+
+    position: int
+    cx: float
+    cy: float
+    r: float
+
+
+def _spiral_length(radius: float, pitch: float) -> float:
+    """Arc length of the spiral r = pitch * theta / (2 pi) from its centre out to ``radius``."""
+    b = pitch / (2 * math.pi)
+    phi = radius / b
+    return b / 2 * (phi * math.sqrt(1 + phi * phi) + math.asinh(phi))
+
+
+def spiral_spaces(space_mm: float) -> list[Space]:
+    """The 54 spaces on an Archimedean spiral around the centre space, 53 at (0, 0).
+
+    Walking inwards from 0 the spiral turns clockwise on the page; spaces are one space plus a
+    gap apart along the spiral and the turns one space plus a gap apart, so nothing overlaps.
+    """
+    r_space = space_mm / 2
+    r_centre = CENTRE_SCALE * r_space
+    pitch = space_mm + RING_GAP_MM
+    step = space_mm + SPACE_GAP_MM
+    first = r_centre + SPACE_GAP_MM + r_space  # radius of space 52
+    # The spiral is r = b * theta; walking out from radius `first`, a radius gained is an angle turned.
+    b = pitch / (2 * math.pi)
+    start_length = _spiral_length(first, pitch)
+    outer_t = 0.0
+    places = []
+    for j in range(1, rules.TRACK_POSITIONS):
+        target = start_length + (j - 1) * step
+        lo, hi = first, first + 2 * math.pi * b * 20
+        for _ in range(60):  # bisection on the radius: arc length grows with it
+            mid = (lo + hi) / 2
+            if _spiral_length(mid, pitch) < target:
+                lo = mid
+            else:
+                hi = mid
+        t = (lo - first) / b
+        outer_t = t
+        places.append((rules.FINAL_POSITION - j, lo, t))
+    spaces = [Space(rules.FINAL_POSITION, 0.0, 0.0, r_centre)]
+    for position, radius, t in places:
+        angle = -math.pi / 2 + (outer_t - t)  # position 0 at the top; inward is clockwise
+        spaces.append(Space(position, radius * math.cos(angle), radius * math.sin(angle), r_space))
+    return sorted(spaces, key=lambda s: s.position)
+
+
+def _extent(spaces: list[Space]) -> tuple[float, float, float, float]:
+    return (
+        min(s.cx - s.r for s in spaces), min(s.cy - s.r for s in spaces),
+        max(s.cx + s.r for s in spaces), max(s.cy + s.r for s in spaces),
+    )
+
+
+def track_space_mm(width: float, height: float) -> float:
+    """The largest space size (0.5 mm steps, up to 16 mm) whose spiral fits width x height."""
+    size = MAX_SPACE_MM
+    while size >= MIN_SPACE_MM:
+        x0, y0, x1, y1 = _extent(spiral_spaces(size))
+        if x1 - x0 <= width and y1 - y0 <= height:
+            return size
+        size -= 0.5
+    raise ParameterError(f"the time track does not fit a {width:.0f} x {height:.0f} mm area")
+
+
+def _leather_mark(cx: float, cy: float, side: float, sheet: PatchworkSheet) -> list[Item]:
+    return [Rect(cx - side / 2, cy - side / 2, side, side, stroke=INK_DARK, fill=None if sheet.low_ink else LEATHER_BROWN, line_mm=0.3)]
+
+
+def _track_space(space: Space, sheet: PatchworkSheet) -> list[Item]:
+    income = space.position in rules.INCOME_SPACES
+    leather = space.position in rules.leather_spaces(sheet.leather)
+    centre = space.position == rules.FINAL_POSITION
+    fill = None if sheet.low_ink else (TRACK_CENTRE_FILL if centre else TRACK_FILL)
+    items: list[Item] = [Circle(space.cx, space.cy, space.r, stroke=INK_DARK, fill=fill, line_mm=0.45 if centre else 0.3)]
+    d = 2 * space.r if not centre else 2 * space.r / CENTRE_SCALE
+    size_pt = min(11.0, d * 0.55) * (1.3 if centre else 1.0)
+    marks = income or leather
+    number_y = space.cy - (0.2 * d if marks else 0.0)
+    items.append(Text(space.cx, _baseline(number_y, size_pt), str(space.position), size_pt=size_pt,
+                      font="Helvetica-Bold", anchor="middle", colour=INK_DARK))
+    mark_y = space.cy + 0.22 * d + (0.12 * d if centre else 0.0)
+    if income:
+        items += _income_button(space.cx, mark_y, 0.17 * d, sheet)
+    if leather:
+        items += _leather_mark(space.cx, mark_y, 0.3 * d, sheet)
+    if space.position == rules.START_POSITION:
+        items.append(Text(space.cx, space.cy - space.r - 1.2, "start", size_pt=7, font="Helvetica-Bold", anchor="middle"))
+    if centre:
+        items.append(Text(space.cx, space.cy + space.r + 3.0, "centre: the end", size_pt=7, font="Helvetica-Bold", anchor="middle"))
+    return items
+
+
+def _thread(spaces: list[Space]) -> list[Item]:
+    """A dashed thread from each space to the next, between their rims."""
+    items: list[Item] = []
+    for a, b in zip(spaces, spaces[1:]):
+        dx, dy = b.cx - a.cx, b.cy - a.cy
+        dist = math.hypot(dx, dy)
+        ux, uy = dx / dist, dy / dist
+        items.append(Line(a.cx + ux * a.r, a.cy + uy * a.r, b.cx - ux * b.r, b.cy - uy * b.r,
+                          stroke=0.45, line_mm=0.35, dash_mm=(0.8, 0.6)))
+    return items
+
+
+def edition_text(edition: str) -> str:
+    """The edition line printed on the track: the edition and its leather spaces."""
+    name = {"classic": "classic edition (2014 board)", "revised": "revised edition (newer prints, app)"}[edition]
+    spaces = ", ".join(str(s) for s in rules.leather_spaces(edition))
+    return f"Leather patches: {name} on spaces {spaces}."
+
+
+RULES_TEXT = (
+    "Set-up: lay the 33 patches in a circle and put the neutral marker just clockwise of the small "
+    "2-square patch. Each player takes 5 buttons and puts a time token on start. "
+    "Turn: the player whose token is behind plays (on the same space, the one on top). Either buy one of "
+    "the three patches clockwise of the marker - pay its buttons, move the marker to its place, sew it on "
+    "your quilt in any rotation or flip without overlap, move your token on by its time - or pass: move just "
+    "ahead of the other token and take 1 button per space moved. "
+    "Moving onto or past a button space pays your income: the buttons shown on your quilt. The first token "
+    "to reach or pass a leather space takes that leather patch and sews it on at once. "
+    "When both tokens are on 53 the game ends: buttons + 7 (bonus tile) - 2 per empty square; on a tie the "
+    "player who reached 53 first wins."
+)
+
+
+LEGEND_INCOME = "button space: take your income"
+LEGEND_LEATHER = "leather space: the first to get there takes a leather patch"
+LEGEND_SECOND_MM = 62.0  # where the second legend entry starts when both share a line
+
+
+def _legend_lines(width: float) -> int:
+    return 1 if LEGEND_SECOND_MM + 6.0 + text_width_mm(LEGEND_LEATHER, TEXT_PT) <= width else 2
+
+
+def _legend_track(x: float, y: float, width: float, sheet: PatchworkSheet) -> list[Item]:
+    items: list[Item] = []
+    items += _income_button(x + 2.2, y - 1.0, 2.2, sheet)
+    items.append(Text(x + 6.0, y, LEGEND_INCOME, size_pt=TEXT_PT))
+    if _legend_lines(width) == 1:
+        x2 = x + LEGEND_SECOND_MM
+    else:
+        x2, y = x, y + 5.5
+    items += _leather_mark(x2 + 2.2, y - 1.0, 3.6, sheet)
+    items.append(Text(x2 + 6.0, y, LEGEND_LEATHER, size_pt=TEXT_PT))
+    return items
+
+
+def _track_page(sheet: PatchworkSheet, cell: float) -> Page:
+    _, _, width, height = _inner(sheet)
+    rules_lines = wrap(RULES_TEXT, width, TEXT_PT)
+    label_room = TRACK_LABEL_ROOM_MM
+    area_h = height - _track_text_height(width) - label_room
+    size = track_space_size(sheet)
+    spaces = spiral_spaces(size)
+    ex0, ey0, ex1, ey1 = _extent(spaces)
+    dx = PAGE_MARGIN_MM + (width - (ex1 - ex0)) / 2 - ex0
+    dy = PAGE_MARGIN_MM + HEADER_MM + 4.0 + (area_h - (ey1 - ey0)) / 2 - ey0
+    spaces = [Space(s.position, s.cx + dx, s.cy + dy, s.r) for s in spaces]
+    items = _header("time track", edition_text(sheet.leather))
+    items += _thread(spaces)
+    for space in spaces:
+        items += _track_space(space, sheet)
+    y = PAGE_MARGIN_MM + HEADER_MM + label_room + area_h + line_height_mm(TEXT_PT)
+    items += _legend_track(PAGE_MARGIN_MM, y, width, sheet)
+    y += line_height_mm(TEXT_PT) * 0.6 + (_legend_lines(width) - 1) * 5.5
+    for line in rules_lines:
+        y += line_height_mm(TEXT_PT)
+        items.append(Text(PAGE_MARGIN_MM, y, line, size_pt=TEXT_PT))
+    items.append(Text(PAGE_MARGIN_MM, y + 1.4 * line_height_mm(TEXT_PT), f"{TITLE}: {CREDIT}.", size_pt=6.5, colour=0.35))
+    return _page(sheet, cell, items, "track")
+
+
+def _track_text_height(width: float) -> float:
+    lines = len(wrap(RULES_TEXT, width, TEXT_PT)) + 3  # legend, rules, credit and air
+    return lines * line_height_mm(TEXT_PT) + 4.0 + (_legend_lines(width) - 1) * 5.5
+
+
+def track_space_size(sheet: PatchworkSheet) -> float:
+    """The diameter of a track space on this sheet's paper (sizes the time tokens)."""
+    _, _, width, height = _inner(sheet)
+    return track_space_mm(width, height - _track_text_height(width) - TRACK_LABEL_ROOM_MM)
+
+
+# ---------------------------------------------------------------------------------------------
+# Extras
+
+
+def _caption(x: float, y: float, text: str) -> Text:
+    return Text(x, y, text, size_pt=9, font="Helvetica-Bold")
+
+
+def _tile_grid(x: float, y: float, cols: int, rows: int, count: int, w: float, h: float, grey: float) -> list[Item]:
+    """Grey cut lines around ``count`` tiles of w x h laid out row by row."""
+    pieces = []
+    for i in range(count):
+        r, c = divmod(i, cols)
+        pieces.append((r, c))
+    items: list[Item] = []
+    for r in range(rows + 1):
+        in_row = [c for rr, c in pieces if rr in (r, r - 1)]
+        if in_row:
+            items.append(Line(x, y + r * h, x + (max(in_row) + 1) * w, y + r * h, stroke=grey, line_mm=CUT_LINE_MM))
+    for c in range(cols + 1):
+        in_col = [r for r, cc in pieces if cc in (c, c - 1)]
+        if in_col:
+            items.append(Line(x + c * w, y, x + c * w, y + (max(in_col) + 1) * h, stroke=grey, line_mm=CUT_LINE_MM))
+    return items
+
+
+def _token_button(cx: float, cy: float, r: float, value: int, sheet: PatchworkSheet) -> list[Item]:
+    fill = _ink(sheet, BUTTON_BLUE)
+    text_colour = INK_DARK if sheet.low_ink else WHITE
+    items: list[Item] = [
+        Circle(cx, cy, r, stroke=INK_DARK if sheet.low_ink else BUTTON_BLUE, fill=fill, line_mm=0.3),
+        Circle(cx, cy, r * 0.8, stroke=INK_DARK if sheet.low_ink else WHITE, fill=None, line_mm=0.2),
+    ]
+    size_pt = 11.0 if value < 10 else 10.0
+    items.append(Text(cx, _baseline(cy, size_pt), str(value), size_pt=size_pt, font="Helvetica-Bold", anchor="middle", colour=text_colour))
+    return items
+
+
+def _extras_page(sheet: PatchworkSheet, cell: float) -> Page:
+    _, _, width, height = _inner(sheet)
+    grey = _cut_grey(sheet)
+    x = PAGE_MARGIN_MM
+    y = PAGE_MARGIN_MM + HEADER_MM + 2.0
+    items = _header("extras", "Leather patches, the bonus tile, time tokens, the neutral marker and the button bank.")
+
+    # Leather patches: five 1x1 patches, the size of a quilt square.
+    leathers = len(rules.leather_spaces(sheet.leather))
+    items.append(_caption(x, y + 3.5, f"{leathers} leather patches (1x1, a quilt square each)"))
+    y += 6.0
+    gap = 4.0
+    per_row = max(1, int((width + gap) // (cell + gap)))
+    for i in range(leathers):
+        r, c = divmod(i, per_row)
+        lx, ly = x + c * (cell + gap), y + r * (cell + gap)
+        items += patch_art(frozenset({(0, 0)}), lx, ly, cell, None, None, 0, LEATHER_BROWN, sheet)
+        items += cut_lines([frozenset({(0, 0)})], lx, ly, cell, grey)
+    y += -(-leathers // per_row) * (cell + gap) + 2.0
+
+    # The bonus tile, the time tokens and the neutral marker on one row.
+    token = floor_to(0.8 * track_space_size(sheet), 0.5)
+    bonus = max(token * 1.5, 18.0)
+    row_h = max(bonus, token) + 7.0
+    items.append(_caption(x, y + 3.5, "7x7 bonus tile"))
+    bx, by = x, y + 6.0
+    items.append(Rect(bx, by, bonus, bonus, stroke=grey, fill=_ink(sheet, BONUS_GOLD), line_mm=CUT_LINE_MM))
+    items.append(Text(bx + bonus / 2, by + bonus * 0.45, "7x7", size_pt=12, font="Helvetica-Bold", anchor="middle", colour=INK_DARK))
+    items.append(Text(bx + bonus / 2, by + bonus * 0.78, "+7 points", size_pt=7, anchor="middle", colour=INK_DARK))
+
+    tx = x + max(bonus, 30.0) + 10.0
+    items.append(_caption(tx, y + 3.5, "Time tokens"))
+    items += _tile_grid(tx, by, rules.PLAYERS, 1, rules.PLAYERS, token, token, grey)
+    for p in range(rules.PLAYERS):
+        px = tx + p * token
+        items.append(Circle(px + token / 2, by + token / 2, token * 0.38, stroke=INK_DARK,
+                            fill=_ink(sheet, PLAYER_COLOURS[p]), line_mm=0.3))
+        label_pt = min(8.0, 0.75 * token)
+        items.append(Text(px + token / 2, _baseline(by + token / 2, label_pt), f"P{p + 1}", size_pt=label_pt,
+                          font="Helvetica-Bold", anchor="middle", colour=INK_DARK))
+
+    mx = tx + max(rules.PLAYERS * token, 28.0) + 10.0
+    items.append(_caption(mx, y + 3.5, "Neutral marker"))
+    mw, mh = token * 1.6, token
+    items += _tile_grid(mx, by, 1, 1, 1, mw, mh, grey)
+    items.append(Polygon(((mx + 0.18 * mw, by + 0.3 * mh), (mx + 0.6 * mw, by + 0.3 * mh), (mx + 0.6 * mw, by + 0.15 * mh),
+                          (mx + 0.85 * mw, by + 0.5 * mh), (mx + 0.6 * mw, by + 0.85 * mh), (mx + 0.6 * mw, by + 0.7 * mh),
+                          (mx + 0.18 * mw, by + 0.7 * mh)), stroke=INK_DARK, fill=_ink(sheet, (0.80, 0.35, 0.35)), line_mm=0.3))
+    items.append(Text(mx + mw / 2, by + mh + 3.5, "points clockwise", size_pt=6.5, anchor="middle", colour=0.3))
+    y = by + row_h + 2.0
+
+    # The button bank: square tiles, so a few straight cuts free them all.
+    total = sum(n for _, n in BUTTON_TOKENS)
+    items.append(_caption(x, y + 3.5, f"Buttons for the bank: {total} tokens of 1, 5, 10 and 20"))
+    y += 6.0
+    cols = int((width + 1e-9) // TOKEN_MM)
+    values = [v for v, n in BUTTON_TOKENS for _ in range(n)]
+    rows = -(-len(values) // cols)
+    if y + rows * TOKEN_MM > PAGE_MARGIN_MM + HEADER_MM + height:
+        raise ParameterError(f"cell {cell:g} mm: the extras do not fit {sheet.paper} paper; try a smaller --cell")
+    items += _tile_grid(x, y, cols, rows, len(values), TOKEN_MM, TOKEN_MM, grey)
+    for i, value in enumerate(values):
+        r, c = divmod(i, cols)
+        items += _token_button(x + (c + 0.5) * TOKEN_MM, y + (r + 0.5) * TOKEN_MM, TOKEN_MM * 0.4, value, sheet)
+    return _page(sheet, cell, items, "extras")
+
+
+# ---------------------------------------------------------------------------------------------
+# The document
+
+
+def parameters_json(sheet: PatchworkSheet, cell: float) -> str:
+    """The resolved parameters as the JSON a checker reads back from the PDF's subject."""
+    return json.dumps(
+        {"kind": KIND, "part": sheet.part, "paper": sheet.paper, "cell_mm": cell,
+         "leather": sheet.leather, "ink": sheet.ink},
+        sort_keys=True,
+    )
+
+
+def layout(sheet: PatchworkSheet) -> Document:
+    """Every page of the chosen part(s): patches, quilts, time track, extras, in that order."""
+    cell = cell_size_mm(sheet)
+    builders = {"patches": _patch_pages, "quilts": _quilt_pages,
+                "track": lambda s, c: [_track_page(s, c)], "extras": lambda s, c: [_extras_page(s, c)]}
+    pages: list[Page] = []
+    for part in sheet.parts():
+        pages += builders[part](sheet, cell)
+    what = "all parts" if sheet.part == "all" else sheet.part
+    return Document(
+        pages=tuple(pages),
+        title=f"{TITLE} print-and-play: {what}, {cell:g} mm squares, {sheet.paper}",
+        subject=parameters_json(sheet, cell),
+        keywords=f"printables:{KIND}",
+    )

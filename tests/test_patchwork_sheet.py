@@ -1,0 +1,354 @@
+"""Patchwork print-and-play: parameters, layout, CLI, and the check that reads the PDF back."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from printables.check.patchwork import check_patchwork
+from printables.check.pdf import read_pdf
+from printables.cli import main
+from printables.errors import ParameterError
+from printables.layout import patchwork as lay
+from printables.layout.primitives import Circle, Line, Polygon, Rect, Text
+from printables.params.base import from_mapping
+from printables.params.patchwork import PatchworkSheet
+from printables.render.pdf import render_pdf
+from printables.rules import patchwork as rules
+from printables.sheets import render_sheet
+
+
+def _results(document, tmp_path, name="sheet.pdf"):
+    path = tmp_path / name
+    path.write_bytes(render_pdf(document))
+    return {r.name: r for r in check_patchwork(read_pdf(path))}
+
+
+@pytest.fixture(scope="module")
+def a4_document():
+    return lay.layout(PatchworkSheet())
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameters
+
+
+def test_defaults_and_file_stems():
+    assert PatchworkSheet().file_stem() == "patchwork-a4"
+    assert PatchworkSheet(paper="letter").file_stem() == "patchwork-letter"
+    assert PatchworkSheet(ink="low").file_stem() == "patchwork-a4-low-ink"
+    assert (
+        PatchworkSheet(part="track", paper="a5", cell_mm=12, leather="revised", ink="low").file_stem()
+        == "patchwork-track-a5-12mm-revised-low-ink"
+    )
+    assert PatchworkSheet().parts() == ("patches", "quilts", "track", "extras")
+    assert PatchworkSheet(part="quilts").parts() == ("quilts",)
+
+
+@pytest.mark.parametrize(
+    "changes, word",
+    [
+        ({"part": "board"}, "part 'board'"),
+        ({"paper": "a3"}, "paper 'a3'"),
+        ({"cell_mm": 9.5}, "cell 9.5 mm"),
+        ({"cell_mm": 31}, "cell 31 mm"),
+        ({"cell_mm": "big"}, "cell 'big'"),
+        ({"leather": "deluxe"}, "leather 'deluxe'"),
+        ({"ink": "none"}, "ink 'none'"),
+    ],
+)
+def test_bad_parameters_are_named(changes, word):
+    with pytest.raises(ParameterError, match=word):
+        PatchworkSheet(**changes)
+
+
+def test_unknown_preset_key_is_an_error():
+    with pytest.raises(ParameterError, match="unknown key 'colour'"):
+        from_mapping(PatchworkSheet, {"paper": "a4", "colour": "red"})
+
+
+def test_default_cell_fits_the_quilt_on_each_paper():
+    # A4: 190 mm between the margins holds 9 squares of 20 mm with the 3 mm frame (186 mm).
+    assert lay.cell_size_mm(PatchworkSheet(paper="a4")) == 20.0
+    assert lay.cell_size_mm(PatchworkSheet(paper="letter")) == 20.0
+    # A5: 128 mm between the margins, less 6 mm of frame: 122 / 9 = 13.55, rounded down to 13.5.
+    assert lay.cell_size_mm(PatchworkSheet(paper="a5")) == 13.5
+
+
+def test_a_cell_too_large_for_the_paper_names_what_fits():
+    with pytest.raises(ParameterError, match=r"cell 21 mm: the 9x9 quilt does not fit a4 paper; use 10 to 20\.4 mm"):
+        lay.layout(PatchworkSheet(cell_mm=21))
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout pieces
+
+
+def test_stitching_of_an_l_tromino():
+    # #.      The outline has 5 convex corners and 1 concave one and is 8 squares long. Moving it
+    # ##      1 mm inwards takes 2 mm off at each convex corner and adds 2 mm at the concave one.
+    cells = frozenset({(0, 0), (1, 0), (1, 1)})
+    lines = lay.stitch_lines(cells, 0.0, 0.0, 10.0, 1.0)
+    length = sum(math.hypot(x2 - x1, y2 - y1) for x1, y1, x2, y2 in lines)
+    assert length == pytest.approx(8 * 10 - 5 * 2 + 1 * 2)
+    assert len(lines) == 6  # one straight run per side of the L
+    assert (1.0, 1.0, 1.0, 19.0) in [tuple(round(v, 6) for v in line) for line in lines]  # the left side
+
+
+def test_packing_places_every_patch_once_without_overlap():
+    for cols, rows in ((9, 12), (9, 11)):  # A4 and Letter at 20 mm
+        pages = lay.pack_patches(cols, rows)
+        # Fewest pages possible: 166 squares need at least ceil(166 / (cols * rows)) pages.
+        assert len(pages) == -(-sum(len(p.shape) for p in rules.PATCHES) // (cols * rows)) == 2
+        ids = Counter(p.patch_id for page in pages for p in page)
+        assert ids == Counter(range(len(rules.PATCHES)))
+        for page in pages:
+            cells = [c for p in page for c in p.cells()]
+            assert len(cells) == len(set(cells))
+            assert all(0 <= r < rows and 0 <= c < cols for r, c in cells)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(min_value=100, max_value=204))
+def test_any_cell_size_packs_every_patch_inside_the_page(tenths):
+    sheet = PatchworkSheet(part="patches", cell_mm=tenths / 10)
+    cell = lay.cell_size_mm(sheet)
+    cols, rows = lay.patch_lattice(sheet, cell)
+    x0, y0 = lay.patch_origin(sheet, cell)
+    page_w, page_h = 210.0, 297.0
+    assert x0 >= 10.0 and x0 + cols * cell <= page_w - 10.0 + 1e-9
+    assert y0 + rows * cell <= page_h - 10.0 - 16.0 + 1e-9  # above the ruler and footer
+    pages = lay.pack_patches(cols, rows)
+    assert sorted(p.patch_id for page in pages for p in page) == list(range(len(rules.PATCHES)))
+
+
+def test_track_spaces_never_overlap_and_follow_each_other():
+    for size in (9.0, 12.5, 16.0):
+        spaces = lay.spiral_spaces(size)
+        assert [s.position for s in spaces] == list(range(rules.TRACK_POSITIONS))
+        for i, a in enumerate(spaces):
+            for b in spaces[i + 1:]:
+                assert math.hypot(a.cx - b.cx, a.cy - b.cy) >= a.r + b.r + 1.0
+        for a, b in zip(spaces, spaces[1:]):
+            assert math.hypot(a.cx - b.cx, a.cy - b.cy) <= a.r + b.r + lay.SPACE_GAP_MM + 0.5
+        assert (spaces[-1].cx, spaces[-1].cy) == (0.0, 0.0)  # 53 in the centre
+
+
+# ---------------------------------------------------------------------------------------------
+# CLI
+
+
+def test_help():
+    result = CliRunner().invoke(main, ["patchwork", "--help"])
+    assert result.exit_code == 0
+    for option in ("--part", "--paper", "--cell", "--leather", "--ink", "--output"):
+        assert option in result.output
+
+
+def test_cli_writes_the_default_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["patchwork", "--part", "track", "--leather", "revised"])
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "output" / "patchwork" / "patchwork-track-a4-revised.pdf"
+    assert result.output.strip() == str(path.relative_to(tmp_path))
+    checks = {r.name: r for r in check_patchwork(read_pdf(path))}
+    assert all(r.ok for r in checks.values()), checks
+    assert "[26, 32, 38, 44, 50]" in checks["leather spaces"].detail
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--part", "board"],
+        ["--paper", "a3"],
+        ["--cell", "9"],
+        ["--cell", "21"],  # larger than the quilt allows on A4
+        ["--cell", "wide"],
+        ["--leather", "deluxe"],
+        ["--ink", "none"],
+    ],
+)
+def test_bad_options_exit_2_and_write_nothing(tmp_path, args):
+    out = tmp_path / "x.pdf"
+    result = CliRunner().invoke(main, ["patchwork", *args, "-o", str(out)])
+    assert result.exit_code == 2
+    assert result.output.startswith("Error:") and result.output.count("\n") == 1
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# The check passes on good sheets ...
+
+
+def test_a4_sheet_passes_every_check(a4_document, tmp_path):
+    results = _results(a4_document, tmp_path)
+    assert all(r.ok for r in results.values()), [str(r) for r in results.values() if not r.ok]
+    assert len(a4_document.pages) == 6  # 2 of patches, 2 quilts, the track, the extras
+    assert "all 33 patches" in results["patches"].detail
+    assert "[5, 11, 17, 23, 29, 35, 41, 47, 53]" in results["income spaces"].detail
+    assert "[20, 26, 32, 44, 50]" in results["leather spaces"].detail
+
+
+@pytest.mark.parametrize(
+    "sheet, pages",
+    [
+        (PatchworkSheet(paper="letter"), 6),
+        (PatchworkSheet(paper="a5", ink="low"), 6),
+        (PatchworkSheet(cell_mm=10, leather="revised"), 4),  # all patches on one page, both quilts on one
+    ],
+)
+def test_other_sheets_pass_every_check(sheet, pages, tmp_path):
+    document = lay.layout(sheet)
+    assert len(document.pages) == pages
+    results = _results(document, tmp_path)
+    assert all(r.ok for r in results.values()), [str(r) for r in results.values() if not r.ok]
+    # Every word, measured with the real font, stays inside the 10 mm margins.
+    drawing = read_pdf(tmp_path / "sheet.pdf")
+    outside = [(i + 1, w.text) for i, page in enumerate(drawing.pages) for w in page.words
+               if w.x0 < 10.0 - 0.2 or w.x1 > page.width - 10.0 + 0.2]
+    assert outside == []
+
+
+def test_low_ink_has_no_coloured_fill(tmp_path):
+    document = lay.layout(PatchworkSheet(ink="low", part="patches"))
+    fills = {item.fill for page in document.pages for item in page.items if getattr(item, "fill", None) is not None}
+    assert fills <= {1.0}  # white: paper, no ink
+
+
+def test_output_is_byte_identical_twice():
+    sheet = PatchworkSheet(part="patches", paper="letter")
+    assert render_sheet("patchwork", sheet) == render_sheet("patchwork", sheet)
+
+
+# ---------------------------------------------------------------------------------------------
+# ... and fails on wrong ones
+
+
+def _first_patch_box(sheet: PatchworkSheet):
+    """The first patch on page 1 and the page rectangles (x0, y0, x1, y1) of its squares."""
+    cell = lay.cell_size_mm(sheet)
+    cols, rows = lay.patch_lattice(sheet, cell)
+    placed = lay.pack_patches(cols, rows)[0][0]
+    x0, y0 = lay.patch_origin(sheet, cell)
+    squares = [(x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + (r + 1) * cell) for r, c in sorted(placed.cells())]
+    return placed, squares
+
+
+def _anchor(item):
+    if isinstance(item, Rect):
+        return item.x + item.w / 2, item.y + item.h / 2
+    if isinstance(item, Circle):
+        return item.cx, item.cy
+    if isinstance(item, Text):
+        return item.x, item.y - 1.0
+    if isinstance(item, Polygon):
+        return sum(x for x, _ in item.points) / len(item.points), sum(y for _, y in item.points) / len(item.points)
+    return (item.x1 + item.x2) / 2, (item.y1 + item.y2) / 2
+
+
+def _with_page(document, index, items):
+    pages = list(document.pages)
+    pages[index] = dataclasses.replace(pages[index], items=tuple(items))
+    return dataclasses.replace(document, pages=tuple(pages))
+
+
+def test_check_fails_when_a_patch_is_missing(tmp_path):
+    sheet = PatchworkSheet(part="patches")
+    document = lay.layout(sheet)
+    placed, squares = _first_patch_box(sheet)
+
+    def on_patch(item):
+        x, y = _anchor(item)
+        return any(x0 < x < x1 and y0 < y < y1 for x0, y0, x1, y1 in squares)
+
+    kept = [item for item in document.pages[0].items if not on_patch(item)]
+    assert len(kept) < len(document.pages[0].items) - len(squares)  # squares, stitching and numbers went
+    results = _results(_with_page(document, 0, kept), tmp_path)
+    assert not results["patches"].ok
+    assert f"missing: patch {placed.patch_id} " in results["patches"].detail
+
+
+def test_check_fails_on_a_wrong_number(tmp_path):
+    sheet = PatchworkSheet(part="patches")
+    document = lay.layout(sheet)
+    placed, squares = _first_patch_box(sheet)
+    patch = rules.PATCHES[placed.patch_id]
+    x0, y0, x1, y1 = squares[0]
+    items = list(document.pages[0].items)
+    # The cost is the number in the first square's top left quarter.
+    i = next(i for i, it in enumerate(items) if isinstance(it, Text) and it.text == str(patch.cost)
+             and x0 < it.x < (x0 + x1) / 2 and y0 < it.y < (y0 + y1) / 2)
+    items[i] = dataclasses.replace(items[i], text=str(patch.cost + 1))
+    results = _results(_with_page(document, 0, items), tmp_path)
+    assert not results["patches"].ok
+    assert f"missing: patch {patch.id} " in results["patches"].detail
+    assert f"cost {patch.cost + 1} time {patch.time}" in results["patches"].detail
+
+
+def test_check_tells_twin_shapes_apart_by_their_numbers(tmp_path):
+    # Patches 25 and 26 are both  .#  ; printing 26 with 25's cost and time gives two 25s, no 26.
+    #                             ##
+    assert rules.canonical_shape(rules.PATCHES[25].shape) == rules.canonical_shape(rules.PATCHES[26].shape)
+    document = lay.layout(PatchworkSheet(part="patches", cell_mm=10))  # one page of patches
+    cell = 10.0
+    cols, rows = lay.patch_lattice(PatchworkSheet(part="patches", cell_mm=10), cell)
+    x0, y0 = lay.patch_origin(PatchworkSheet(part="patches", cell_mm=10), cell)
+    placed = next(p for p in lay.pack_patches(cols, rows)[0] if p.patch_id == 26)
+    r, c = min(placed.cells())
+    lx, ly = x0 + c * cell, y0 + r * cell
+    items = list(document.pages[0].items)
+    for i, it in enumerate(items):
+        if isinstance(it, Text) and lx < it.x < lx + cell and ly < it.y < ly + cell:
+            # cost 1 -> 3 and time 3 -> 1
+            items[i] = dataclasses.replace(it, text={"1": "3", "3": "1"}[it.text])
+    results = _results(_with_page(document, 0, items), tmp_path)
+    assert not results["patches"].ok
+    assert "missing: patch 26 " in results["patches"].detail
+    assert "extra: patch 25 .#/## cost 3 time 1 income 0" in results["patches"].detail
+
+
+def test_check_fails_when_quilt_squares_differ_from_patch_squares(a4_document, tmp_path):
+    smaller = lay.layout(PatchworkSheet(cell_mm=19.5))
+    pages = [p for p in a4_document.pages]
+    # Pages 3 and 4 are the quilts: take them from the 19.5 mm sheet.
+    pages[2], pages[3] = smaller.pages[2], smaller.pages[3]
+    results = _results(dataclasses.replace(a4_document, pages=tuple(pages)), tmp_path)
+    assert results["quilts"].ok and results["patches"].ok
+    assert not results["square size"].ok
+    assert "quilt squares are 19.50 to 19.50 mm, the sheet says 20 mm" in results["square size"].detail
+    assert "patch and quilt squares differ" in results["square size"].detail
+
+
+def test_check_fails_without_cut_lines(tmp_path):
+    document = lay.layout(PatchworkSheet(part="patches"))
+    items = [it for it in document.pages[0].items
+             if not (isinstance(it, Line) and it.stroke == lay.CUT_GREY and it.line_mm == lay.CUT_LINE_MM)]
+    results = _results(_with_page(document, 0, items), tmp_path)
+    assert not results["cut lines"].ok
+    assert not results["patches"].ok  # touching patches run together into shapes not in the game
+
+
+def test_check_fails_when_the_track_shows_another_edition(tmp_path):
+    document = lay.layout(PatchworkSheet(part="track"))  # drawn for the classic edition
+    subject = json.loads(document.subject)
+    subject["leather"] = "revised"
+    results = _results(dataclasses.replace(document, subject=json.dumps(subject, sort_keys=True)), tmp_path)
+    assert not results["edition"].ok
+    assert results["edition"].detail == "printed: classic; the sheet says revised"
+
+
+def test_check_fails_when_a_leather_mark_is_missing(tmp_path):
+    document = lay.layout(PatchworkSheet(part="track"))
+    # Leather marks are the only small squares with a leather fill on the track page; drop the first.
+    marks = [i for i, it in enumerate(document.pages[0].items) if isinstance(it, Rect) and it.fill == lay.LEATHER_BROWN]
+    items = [it for i, it in enumerate(document.pages[0].items) if i != marks[0]]
+    results = _results(_with_page(document, 0, items), tmp_path)
+    assert not results["leather spaces"].ok
+    assert "leather on [26, 32, 44, 50]" in results["leather spaces"].detail
