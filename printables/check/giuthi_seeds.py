@@ -1,0 +1,450 @@
+"""Read the Giuthi seed sprue's STL back and check that it prints and clips as promised.
+
+Everything is measured from the mesh, not from the model code: horizontal sections are rasterised
+(even-odd fill of the section's segments) and measured with distance transforms. Seeds are what is
+left of the bed footprint after an opening wider than any gate; gates are the rest of the footprint.
+A gate's narrowest width is the largest erosion under which its two seeds stay connected through
+it. A seed's volume is the sum of its faces' signed column volumes (divergence theorem) over its
+footprint, which the gates do not change, since their walls are vertical and their bottom is at z = 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import trimesh
+from scipy import ndimage
+
+from printables.check.results import CheckResult
+from printables.params.giuthi_seeds import (
+    MAX_CUT_AREA_MM2,
+    MAX_GATE_HEIGHT_MM,
+    MAX_GATE_WIDTH_MM,
+    MIN_GATE_HEIGHT_MM,
+    MIN_GATE_WIDTH_MM,
+    SEEDS_PER_SPRUE,
+    SeedParams,
+    seed_count,
+    seed_volume_mm3,
+)
+
+PIXEL_MM = 0.025  # raster step for sections: widths come out within about one step
+BED_SECTION_Z_MM = 0.01  # just above the bed: the footprint, clear of the bottom faces
+OPENING_RADIUS_MM = MAX_GATE_WIDTH_MM / 2 + 0.1  # removes every gate, keeps a seed's disc
+MIN_SEED_AREA_MM2 = 10.0  # a footprint piece smaller than this is debris, not a seed
+FLAT_BASE_MIN_FRACTION = 0.95  # share of a seed's footprint that must be bottom face on the bed
+BED_SIZE_MM = (255.0, 155.0, 170.0)  # Dremel 3D45
+VOLUME_SPREAD_MAX = 0.01  # seeds on one sprue should be alike to 1 %
+SIZE_TOLERANCE_MM = 0.1
+VOLUME_TOLERANCE = 0.02
+
+
+@dataclass(frozen=True)
+class GateMeasure:
+    """One gate read from the mesh: the seeds it joins and its sizes in mm."""
+
+    seeds: tuple[int, int]
+    narrowest_mm: float
+    widest_mm: float
+    height_mm: float
+    necked: bool  # narrowest next to each seed, wider in between
+
+
+@dataclass(frozen=True)
+class SeedMeasure:
+    """One seed read from the mesh (mm, mm3)."""
+
+    centre: tuple[float, float]
+    diameter_mm: float
+    height_mm: float
+    volume_mm3: float
+    base_fraction: float  # share of its footprint that is a bottom face on the bed
+
+
+@dataclass(frozen=True)
+class SprueMeasure:
+    """Everything the checks need from one sprue STL."""
+
+    watertight: bool
+    bodies: int
+    volume_mm3: float
+    size_mm: tuple[float, float, float]
+    seeds: tuple[SeedMeasure, ...]
+    seeds_above_gates: int
+    gates: tuple[GateMeasure, ...]
+    debris: int  # footprint pieces that are neither seed nor gate
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """A raster over the part's plan: origin (x, y) of pixel (0, 0)'s corner, pixel size, shape."""
+
+    x0: float
+    y0: float
+    px: float
+    rows: int
+    cols: int
+
+    def index(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Row and column of the pixels holding points ``xy`` (n, 2), clipped to the grid."""
+        col = np.clip(np.floor((xy[:, 0] - self.x0) / self.px).astype(int), 0, self.cols - 1)
+        row = np.clip(np.floor((xy[:, 1] - self.y0) / self.px).astype(int), 0, self.rows - 1)
+        return row, col
+
+    def centre(self, row: float, col: float) -> tuple[float, float]:
+        """Plan position of a (possibly fractional) pixel index."""
+        return (self.x0 + (col + 0.5) * self.px, self.y0 + (row + 0.5) * self.px)
+
+
+def load_mesh(stl_path: Path | str) -> trimesh.Trimesh:
+    """Read an STL as one mesh, resting on z = 0 as the slicer would place it."""
+    mesh = trimesh.load_mesh(Path(stl_path), file_type="stl")
+    mesh.apply_translation((0.0, 0.0, -float(mesh.bounds[0][2])))
+    return mesh
+
+
+def _grid_for(mesh: trimesh.Trimesh, px: float = PIXEL_MM) -> _Grid:
+    """A raster covering the mesh's plan with a margin of a few pixels."""
+    (xmin, ymin, _), (xmax, ymax, _) = mesh.bounds
+    margin = 4 * px
+    cols = int(np.ceil((xmax - xmin + 2 * margin) / px))
+    rows = int(np.ceil((ymax - ymin + 2 * margin) / px))
+    return _Grid(float(xmin - margin), float(ymin - margin), px, rows, cols)
+
+
+def section_mask(mesh: trimesh.Trimesh, z_mm: float, grid: _Grid) -> np.ndarray:
+    """Pixels (rows, cols) whose centres lie inside the mesh's horizontal section at ``z_mm``."""
+    segments = trimesh.intersections.mesh_plane(mesh, (0.0, 0.0, 1.0), (0.0, 0.0, z_mm))
+    mask = np.zeros((grid.rows, grid.cols + 1), dtype=np.int32)
+    if len(segments) == 0:
+        return mask[:, :-1].astype(bool)
+    p0, p1 = segments[:, 0, :2], segments[:, 1, :2]
+    keep = p0[:, 1] != p1[:, 1]
+    p0, p1 = p0[keep], p1[keep]
+    ylo, yhi = np.minimum(p0[:, 1], p1[:, 1]), np.maximum(p0[:, 1], p1[:, 1])
+    # Rows whose centre y lies in [ylo, yhi): half-open, so a vertex on a row counts once.
+    first = np.ceil((ylo - grid.y0) / grid.px - 0.5).astype(int)
+    last = np.ceil((yhi - grid.y0) / grid.px - 0.5).astype(int)
+    counts = np.maximum(last - first, 0)
+    seg = np.repeat(np.arange(len(p0)), counts)
+    row = np.repeat(first, counts) + (np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts))
+    yc = grid.y0 + (row + 0.5) * grid.px
+    t = (yc - p0[seg, 1]) / (p1[seg, 1] - p0[seg, 1])
+    xc = p0[seg, 0] + t * (p1[seg, 0] - p0[seg, 0])
+    col = np.clip(np.ceil((xc - grid.x0) / grid.px - 0.5).astype(int), 0, grid.cols)
+    inside = (row >= 0) & (row < grid.rows)
+    np.add.at(mask, (row[inside], col[inside]), 1)
+    # Even-odd rule: a pixel is inside when an odd number of crossings lie to its left.
+    return (np.cumsum(mask, axis=1)[:, :-1] & 1).astype(bool)
+
+
+def _count_pieces(mask: np.ndarray, grid: _Grid) -> int:
+    """Connected pieces of a mask larger than debris."""
+    labels, n = ndimage.label(mask)
+    if n == 0:
+        return 0
+    areas = np.bincount(labels.ravel())[1:] * grid.px**2
+    return int((areas >= MIN_SEED_AREA_MM2).sum())
+
+
+def _bottom_coverage(mesh: trimesh.Trimesh, grid: _Grid) -> np.ndarray:
+    """Pixels covered by downward faces lying on the bed (z = 0)."""
+    normals = mesh.face_normals
+    tri = mesh.triangles
+    on_bed = (normals[:, 2] < -0.999) & (np.abs(tri[:, :, 2]).max(axis=1) < 1e-4)
+    covered = np.zeros((grid.rows, grid.cols), dtype=bool)
+    for t in tri[on_bed][:, :, :2]:
+        lo = np.floor((t.min(axis=0) - (grid.x0, grid.y0)) / grid.px).astype(int)
+        hi = np.ceil((t.max(axis=0) - (grid.x0, grid.y0)) / grid.px).astype(int)
+        cols = np.arange(max(lo[0], 0), min(hi[0] + 1, grid.cols))
+        rows = np.arange(max(lo[1], 0), min(hi[1] + 1, grid.rows))
+        if len(cols) == 0 or len(rows) == 0:
+            continue
+        cx, cy = np.meshgrid(grid.x0 + (cols + 0.5) * grid.px, grid.y0 + (rows + 0.5) * grid.px)
+        a, b, c = t
+        # Barycentric sign test, for either winding.
+        d1 = (cx - b[0]) * (a[1] - b[1]) - (a[0] - b[0]) * (cy - b[1])
+        d2 = (cx - c[0]) * (b[1] - c[1]) - (b[0] - c[0]) * (cy - c[1])
+        d3 = (cx - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (cy - a[1])
+        neg = (d1 < 0) | (d2 < 0) | (d3 < 0)
+        pos = (d1 > 0) | (d2 > 0) | (d3 > 0)
+        covered[np.ix_(rows, cols)] |= ~(neg & pos)
+    return covered
+
+
+def _gate_widths(
+    edt_mm: np.ndarray, local: np.ndarray, seed_a: np.ndarray, seed_b: np.ndarray, px: float
+) -> tuple[float, float, bool]:
+    """Narrowest and widest width of a gate, and whether its narrowest spots sit at both seeds.
+
+    ``local`` is the gate with its two seeds; the seeds stay connected through the gate under
+    erosion by r exactly while r is below the gate's narrowest half width.
+    """
+    # Each seed's deepest pixel survives every erosion tried here (its radius is far larger).
+    deep_a = np.unravel_index(np.argmax(np.where(seed_a, edt_mm, -1)), edt_mm.shape)
+    deep_b = np.unravel_index(np.argmax(np.where(seed_b, edt_mm, -1)), edt_mm.shape)
+
+    def joined(r: float) -> bool:
+        labels, _ = ndimage.label(local & (edt_mm > r))
+        return bool(labels[deep_a]) and labels[deep_a] == labels[deep_b]
+
+    lo, hi = 0.0, MAX_GATE_WIDTH_MM
+    if not joined(lo):
+        return 0.0, 0.0, False
+    while hi - lo > px / 64:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if joined(mid) else (lo, mid)
+    # The outside pixel centre nearest a wall lies 0 to 1 pixel beyond it: take off half a pixel.
+    narrowest = 2 * lo - px / 2
+    gate_only = local & ~seed_a & ~seed_b
+    widest = 2 * float(edt_mm[gate_only].max()) - px / 2 if gate_only.any() else 0.0
+    # Necked: eroding just past the narrowest half width leaves a middle piece touching neither seed.
+    labels, _ = ndimage.label(local & (edt_mm > lo + px))
+    middle = set(np.unique(labels[gate_only])) - {0, labels[deep_a], labels[deep_b]}
+    return narrowest, widest, bool(middle)
+
+
+def _top_z_at(mesh: trimesh.Trimesh, x: float, y: float) -> float:
+    """Highest z where the vertical line through (x, y) meets the mesh (0 if it misses)."""
+    tri = mesh.triangles
+    a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
+    det = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (c[:, 0] - a[:, 0]) * (b[:, 1] - a[:, 1])
+    ok = np.abs(det) > 1e-12  # walls seen edge-on from above are not hit
+    safe = np.where(ok, det, 1.0)
+    u = ((x - a[:, 0]) * (c[:, 1] - a[:, 1]) - (c[:, 0] - a[:, 0]) * (y - a[:, 1])) / safe
+    v = ((b[:, 0] - a[:, 0]) * (y - a[:, 1]) - (x - a[:, 0]) * (b[:, 1] - a[:, 1])) / safe
+    hit = ok & (u >= 0) & (v >= 0) & (u + v <= 1)
+    z = a[:, 2] + u * (b[:, 2] - a[:, 2]) + v * (c[:, 2] - a[:, 2])
+    return float(z[hit].max(initial=0.0))
+
+
+def _row_order(labels: np.ndarray, ids: list[int], px: float) -> list[int]:
+    """Label ids row by row from -y, then by x; centres within 1 mm in y share a row."""
+    cents = dict(zip(ids, ndimage.center_of_mass(labels > 0, labels, ids)))
+    by_y = sorted(ids, key=lambda i: cents[i][0])
+    rows: list[list[int]] = []
+    for i in by_y:
+        if rows and (cents[i][0] - cents[rows[-1][0]][0]) * px < 1.0:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [i for row in rows for i in sorted(row, key=lambda i: cents[i][1])]
+
+
+def _seed_map(bed: np.ndarray, edt_mm: np.ndarray, px: float) -> np.ndarray:
+    """Seed index (0, 1, ... in row order) of every footprint pixel that belongs to a seed, else -1.
+
+    The opening (erode, then dilate, by more than half the widest gate) removes the gates.
+    """
+    core = edt_mm > OPENING_RADIUS_MM
+    opened = bed & (ndimage.distance_transform_edt(~core) * px <= OPENING_RADIUS_MM + px / 2)
+    labels, n = ndimage.label(opened)
+    areas = np.bincount(labels.ravel(), minlength=n + 1) * px**2
+    ids = [i for i in range(1, n + 1) if areas[i] >= MIN_SEED_AREA_MM2]
+    lookup = np.full(n + 1, -1, dtype=int)
+    for k, i in enumerate(_row_order(labels, ids, px)):
+        lookup[i] = k
+    return lookup[labels]
+
+
+def measure_sprue(stl_path: Path | str) -> SprueMeasure:
+    """Measure seeds and gates of a seed sprue STL."""
+    mesh = load_mesh(stl_path)
+    grid = _grid_for(mesh)
+    px = grid.px
+    bed = section_mask(mesh, BED_SECTION_Z_MM, grid)
+    edt_mm = ndimage.distance_transform_edt(bed) * px
+    seed_of = _seed_map(bed, edt_mm, px)
+    n_seeds = int(seed_of.max()) + 1
+
+    # Every pixel's nearest seed pixel: grows each seed a little to take in its rim faces.
+    to_seed, (near_r, near_c) = ndimage.distance_transform_edt(seed_of < 0, return_indices=True)
+    owner = np.where(to_seed <= 4, seed_of[near_r, near_c], -1)
+    tri = mesh.triangles
+    f_row, f_col = grid.index(tri.mean(axis=1)[:, :2])
+    face_owner = owner[f_row, f_col]
+    column_volume = tri[:, :, 2].mean(axis=1) * mesh.area_faces * mesh.face_normals[:, 2]
+    v_row, v_col = grid.index(mesh.vertices[:, :2])
+    vertex_owner = owner[v_row, v_col]
+    covered = _bottom_coverage(mesh, grid)
+
+    seeds = []
+    ids = list(range(n_seeds))
+    footprint = np.bincount(seed_of[seed_of >= 0], minlength=n_seeds)
+    on_bed = np.bincount(seed_of[covered & (seed_of >= 0)], minlength=n_seeds)
+    centres = ndimage.center_of_mass(seed_of >= 0, seed_of + 1, [k + 1 for k in ids]) if ids else []
+    for k in ids:
+        area = float(footprint[k]) * px**2
+        seeds.append(
+            SeedMeasure(
+                centre=tuple(float(v) for v in grid.centre(*centres[k])),
+                diameter_mm=2 * float(np.sqrt(area / np.pi)),
+                height_mm=float(mesh.vertices[vertex_owner == k, 2].max(initial=0.0)),
+                volume_mm3=float(column_volume[face_owner == k].sum()),
+                base_fraction=float(on_bed[k] / max(footprint[k], 1)),
+            )
+        )
+
+    # Gates: the footprint more than two pixels away from every seed.
+    gate_labels, n_gates = ndimage.label(bed & (to_seed > 2))
+    gate_list = []
+    debris = 0
+    pad = 8
+    seed_boxes = ndimage.find_objects(seed_of + 1)
+    for g, box in enumerate(ndimage.find_objects(gate_labels), start=1):
+        crop = tuple(slice(max(sl.start - pad, 0), sl.stop + pad) for sl in box)
+        region = gate_labels[crop] == g
+        seeds_here = seed_of[crop]
+        ends = sorted(set(np.unique(seeds_here[ndimage.binary_dilation(region, iterations=4)])) - {-1})
+        if len(ends) != 2:
+            debris += 1
+            continue
+        a, b = (int(e) for e in ends)
+        # Widen the crop to hold both seeds whole, so the erosion test sees the gate between them.
+        boxes = (seed_boxes[a], seed_boxes[b], crop)
+        rows = slice(min(bx[0].start for bx in boxes), max(bx[0].stop for bx in boxes))
+        cols = slice(min(bx[1].start for bx in boxes), max(bx[1].stop for bx in boxes))
+        gate_here = gate_labels[rows, cols] == g
+        seed_a, seed_b = seed_of[rows, cols] == a, seed_of[rows, cols] == b
+        local = (ndimage.binary_dilation(gate_here, iterations=3) & bed[rows, cols]) | seed_a | seed_b
+        narrow, wide, necked = _gate_widths(edt_mm[rows, cols], local, seed_a, seed_b, px)
+        # The gate's top, straight above its widest point (well clear of both seeds).
+        middle = np.where(gate_here, edt_mm[rows, cols], -1.0)
+        r, c = np.unravel_index(np.argmax(middle), middle.shape)
+        height = _top_z_at(mesh, *grid.centre(rows.start + r, cols.start + c))
+        gate_list.append(GateMeasure((a, b), narrow, wide, height, necked))
+
+    top_gate = max((g.height_mm for g in gate_list), default=0.0)
+    above = section_mask(mesh, top_gate + 0.1, grid)
+    size = mesh.bounds[1] - mesh.bounds[0]
+    return SprueMeasure(
+        watertight=bool(mesh.is_watertight and mesh.is_winding_consistent),
+        bodies=int(mesh.body_count),
+        volume_mm3=float(mesh.volume),
+        size_mm=(float(size[0]), float(size[1]), float(size[2])),
+        seeds=tuple(seeds),
+        seeds_above_gates=_count_pieces(above, grid),
+        gates=tuple(sorted(gate_list, key=lambda g: g.seeds)),
+        debris=debris,
+    )
+
+
+def measure_seed_volume(stl_path: Path | str) -> float:
+    """Mean volume (mm3) of one seed as printed, measured from the sprue's STL."""
+    seeds = measure_sprue(stl_path).seeds
+    if not seeds:
+        raise ValueError(f"{stl_path}: no seeds found in the mesh")
+    return float(np.mean([s.volume_mm3 for s in seeds]))
+
+
+def check_seed_sprue(
+    stl_path: Path | str, params: SeedParams | None = None
+) -> list[CheckResult]:
+    """All checks of a seed sprue STL; with ``params``, also compare sizes with the model's."""
+    try:
+        m = measure_sprue(stl_path)
+    except Exception as error:  # an unreadable mesh is a failed check, not a crash
+        return [CheckResult("read seed STL", False, f"{type(error).__name__}: {error}")]
+    expected = seed_count(params) if params else SEEDS_PER_SPRUE
+    results = [
+        CheckResult(
+            "seed sprue solid",
+            m.watertight and m.bodies == 1 and m.volume_mm3 > 0,
+            f"{'watertight' if m.watertight else 'NOT watertight'}, {m.bodies} bodies,"
+            f" {m.volume_mm3:.0f} mm3",
+        ),
+        CheckResult(
+            "seed sprue fits the bed",
+            all(s <= b for s, b in zip(m.size_mm, BED_SIZE_MM)),
+            "{:.1f} x {:.1f} x {:.1f} mm".format(*m.size_mm),
+        ),
+        CheckResult(
+            "seed count",
+            len(m.seeds) == expected and m.seeds_above_gates == expected and m.debris == 0,
+            f"{len(m.seeds)} seeds on the bed, {m.seeds_above_gates} apart above the gates"
+            f" (expected {expected}); {m.debris} stray pieces",
+        ),
+    ]
+    if not m.seeds:
+        return results
+    worst_base = min(s.base_fraction for s in m.seeds)
+    results.append(
+        CheckResult(
+            "flat seed bases",
+            worst_base >= FLAT_BASE_MIN_FRACTION,
+            f"every seed's footprint is at least {worst_base:.1%} bottom face on the bed"
+            f" (need {FLAT_BASE_MIN_FRACTION:.0%})",
+        )
+    )
+    volumes = np.array([s.volume_mm3 for s in m.seeds])
+    mean = float(volumes.mean())
+    spread = float((volumes.max() - volumes.min()) / mean) if mean > 0 else 1.0
+    detail = f"{mean:.1f} mm3 per seed (spread {spread:.2%})"
+    ok = spread <= VOLUME_SPREAD_MAX
+    if params:
+        model = seed_volume_mm3(params)
+        ok = ok and abs(mean - model) <= VOLUME_TOLERANCE * model
+        detail += f"; model {model:.1f} mm3"
+    results.append(CheckResult("seed volume", ok, detail))
+    if params:
+        diam = [s.diameter_mm for s in m.seeds]
+        height = [s.height_mm for s in m.seeds]
+        ok = all(abs(d - params.seed_diameter_mm) <= SIZE_TOLERANCE_MM for d in diam) and all(
+            abs(h - params.seed_height_mm) <= SIZE_TOLERANCE_MM for h in height
+        )
+        results.append(
+            CheckResult(
+                "seed size",
+                ok,
+                f"diameter {min(diam):.2f}-{max(diam):.2f} mm, height {min(height):.2f}-"
+                f"{max(height):.2f} mm (model {params.seed_diameter_mm:g} x {params.seed_height_mm:g})",
+            )
+        )
+    results += _gate_results(m)
+    return results
+
+
+def _gate_results(m: SprueMeasure) -> list[CheckResult]:
+    """Gate checks: every seed gated, gates printable (2 lines, 2 layers) and clippable."""
+    if not m.gates:
+        return [CheckResult("gates", False, "no gates found between seeds")]
+    gated = {k for g in m.gates for k in g.seeds}
+    narrow = min(m.gates, key=lambda g: g.narrowest_mm)
+    low = min(m.gates, key=lambda g: g.height_mm)
+    high = max(m.gates, key=lambda g: g.height_mm)
+    biggest_cut = max(g.narrowest_mm * g.height_mm for g in m.gates)
+    unnecked = [g.seeds for g in m.gates if not g.necked]
+    return [
+        CheckResult(
+            "every seed gated",
+            len(gated) == len(m.seeds),
+            f"{len(m.gates)} gates reach {len(gated)} of {len(m.seeds)} seeds",
+        ),
+        CheckResult(
+            "gates wide enough to print",
+            narrow.narrowest_mm >= MIN_GATE_WIDTH_MM - PIXEL_MM,
+            f"narrowest {narrow.narrowest_mm:.2f} mm (seeds {narrow.seeds[0]}-{narrow.seeds[1]}),"
+            f" need {MIN_GATE_WIDTH_MM:g} mm (2 lines); widest"
+            f" {max(g.widest_mm for g in m.gates):.2f} mm",
+        ),
+        CheckResult(
+            "gates tall enough to print",
+            low.height_mm >= MIN_GATE_HEIGHT_MM - 1e-3,
+            f"lowest {low.height_mm:.2f} mm, need {MIN_GATE_HEIGHT_MM:g} mm (2 layers)",
+        ),
+        CheckResult(
+            "gates thin enough to clip",
+            high.height_mm <= MAX_GATE_HEIGHT_MM + 1e-3 and biggest_cut <= MAX_CUT_AREA_MM2 + 0.05,
+            f"tallest {high.height_mm:.2f} mm (max {MAX_GATE_HEIGHT_MM:g}), largest cut"
+            f" {biggest_cut:.2f} mm2 (max {MAX_CUT_AREA_MM2:g})",
+        ),
+        CheckResult(
+            "necks at the seeds",
+            not unnecked,
+            "every gate is narrowest where it meets a seed"
+            if not unnecked
+            else f"gates without a neck at the seeds: {unnecked}",
+        ),
+    ]
