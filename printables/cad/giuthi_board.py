@@ -1,0 +1,357 @@
+"""cadquery model of the two-half folding Giuthi board, exported as STL and STEP.
+
+Each half is built in its print orientation, which is also its place on the open board (see
+``printables.layout.giuthi_board``), from small named steps: ``_body`` (envelope with its
+``_chamfer``, hollowed from below around standing pit walls and ribs), ``_pits``, ``_stores``,
+``_band_groove``, ``_hinge`` and ``_screw_holes``. Booleans run serially so that the same
+parameters give a byte-identical STL.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import cadquery as cq
+import numpy as np
+from OCP.BRep import BRep_Tool
+from OCP.BRepAlgoAPI import BRepAlgoAPI_Cut, BRepAlgoAPI_Fuse
+from OCP.BRepMesh import BRepMesh_IncrementalMesh
+from OCP.TopAbs import TopAbs_Orientation
+from OCP.TopLoc import TopLoc_Location
+from OCP.TopTools import TopTools_ListOfShape
+
+from printables.fileio import write_atomic
+from printables.layout.giuthi_board import (
+    SIDES,
+    Box,
+    HalfLayout,
+    Stadium,
+    band_loop_mm,
+    half_layout,
+    hinge_knuckles,
+    knuckle_profile,
+    teardrop,
+)
+from printables.params.giuthi_board import GiuthiBoardParams
+
+# Chordal deviation 0.05 mm is a quarter of a layer: pit rims (r 18 mm) get ~42 facets, the
+# knuckles and bores are limited by the angular tolerance (0.25 rad, ~25 facets round).
+STL_TOLERANCE_MM = 0.05
+STL_ANGULAR_TOLERANCE_RAD = 0.25
+WELD_MM = 1e-6  # edge nodes two faces share agree far better than this
+STL_HEADER = b"printables giuthi board, binary STL, mm"
+STEP_TIMESTAMP = "2000-01-01T00:00:00"  # STEP headers carry the export time; fix it
+ABOVE_MM = 1.0  # cutters reach this far past the faces they open, for clean cuts
+MANIFEST_KIND = "giuthi-board"
+
+
+# -- small solids -------------------------------------------------------------------------------
+
+
+def _box(b: Box) -> cq.Shape:
+    return cq.Solid.makeBox(b.x1 - b.x0, b.y1 - b.y0, b.z1 - b.z0, cq.Vector(b.x0, b.y0, b.z0))
+
+
+def _stadium_prism(s: Stadium, grow: float, z0: float, z1: float) -> cq.Shape:
+    """The stadium's plan grown by ``grow``, as a prism from z0 to z1."""
+    width, length = s.width + 2 * grow, s.length + 2 * grow
+    wp = cq.Workplane("XY").workplane(offset=z0).center(s.cx, s.cy)
+    if s.straight <= 0:
+        wp = wp.circle(width / 2)
+    else:
+        wp = wp.slot2D(length, width, angle=90)
+    return wp.extrude(z1 - z0).val()
+
+
+def _cavity(s: Stadium, top: float) -> cq.Shape:
+    """A pit or store: the wall-and-rounded-floor profile revolved at each round end, extruded between."""
+    r, rf, floor = s.width / 2, s.bottom_radius, top - s.depth
+    high = top + ABOVE_MM
+    half = (
+        cq.Workplane("XZ")
+        .moveTo(0, high)
+        .lineTo(0, floor)
+        .lineTo(r - rf, floor)
+        .radiusArc((r, floor + rf), -rf)
+        .lineTo(r, high)
+        .close()
+    )
+    round_end = half.revolve(360, (0, 0, 0), (0, 1, 0)).val()
+    if s.straight <= 0:
+        return round_end.moved(cq.Location(cq.Vector(s.cx, s.cy, 0)))
+    section = (
+        cq.Workplane("XZ")
+        .moveTo(-r, high)
+        .lineTo(-r, floor + rf)
+        .radiusArc((-r + rf, floor), -rf)
+        .lineTo(r - rf, floor)
+        .radiusArc((r, floor + rf), -rf)
+        .lineTo(r, high)
+        .close()
+        .extrude(s.straight / 2, both=True)
+        .val()
+    )
+    ends = [round_end.moved(cq.Location(cq.Vector(s.cx, s.cy + d * s.straight / 2, 0))) for d in (-1, 1)]
+    return _fuse([section.moved(cq.Location(cq.Vector(s.cx, s.cy, 0)))] + ends)
+
+
+def _along_y(points_xz: list, kinds: list, y0: float, y1: float) -> cq.Shape:
+    """A prism along y from a closed x-z section given as lines and three-point arcs."""
+    wp = cq.Workplane("XZ", origin=(0, y0, 0)).moveTo(*points_xz[0])
+    i = 1
+    for kind in kinds:
+        if kind == "line":
+            wp = wp.lineTo(*points_xz[i])
+            i += 1
+        else:
+            wp = wp.threePointArc(points_xz[i], points_xz[i + 1])
+            i += 2
+    # The XZ workplane's normal is -y: extrude a negative distance to run toward +y.
+    return wp.close().extrude(-(y1 - y0)).val()
+
+
+def _fuse(shapes: list[cq.Shape]) -> cq.Shape:
+    """Fuse shapes in one serial boolean run (parallel runs leave run-to-run round-off noise)."""
+    if len(shapes) == 1:
+        return shapes[0]
+    args, tools = TopTools_ListOfShape(), TopTools_ListOfShape()
+    args.Append(shapes[0].wrapped)
+    for shape in shapes[1:]:
+        tools.Append(shape.wrapped)
+    op = BRepAlgoAPI_Fuse()
+    op.SetArguments(args)
+    op.SetTools(tools)
+    op.SetRunParallel(False)
+    op.Build()
+    if not op.IsDone():
+        raise RuntimeError("fusing solids of the Giuthi board failed in the CAD kernel")
+    return cq.Shape.cast(op.Shape()).clean()
+
+
+def _cut(shape: cq.Shape, tools: list[cq.Shape]) -> cq.Shape:
+    """Cut all ``tools`` from ``shape`` in one serial boolean run."""
+    args, cutters = TopTools_ListOfShape(), TopTools_ListOfShape()
+    args.Append(shape.wrapped)
+    for tool in tools:
+        cutters.Append(tool.wrapped)
+    op = BRepAlgoAPI_Cut()
+    op.SetArguments(args)
+    op.SetTools(cutters)
+    op.SetRunParallel(False)
+    op.Build()
+    if not op.IsDone():
+        raise RuntimeError("cutting the Giuthi board failed in the CAD kernel")
+    return cq.Shape.cast(op.Shape()).clean()
+
+
+# -- the named steps ----------------------------------------------------------------------------
+
+
+def _chamfer(envelope: cq.Workplane, size: float) -> cq.Workplane:
+    """45-degree chamfer on the bed edges against elephant's foot."""
+    if size <= 0:
+        return envelope
+    return envelope.faces("<Z").edges().chamfer(size)
+
+
+def _body(lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
+    """The envelope, opened from below except under the pits, ribs, hinge strips and groove pads."""
+    o = lay.outline
+    env = cq.Workplane("XY").box(o.x1 - o.x0, o.y1 - o.y0, o.z1 - o.z0, centered=False).translate((o.x0, 0, 0))
+    # Round the two outer corners (hands, pockets); the fold corners stay square to meet the other half.
+    outer = ">X" if lay.sign > 0 else "<X"
+    env = env.edges(f"|Z and {outer}").fillet(lay.corner_radius)
+    env = _chamfer(env, lay.chamfer)
+    keep = [_stadium_prism(s, lay.tube_offset, -1.0, o.z1) for s in (*lay.pits, lay.store)]
+    keep += [_box(b) for b in (*lay.ribs, *lay.hinge_strips, *lay.groove_pads, *lay.corner_fills)]
+    hollow = _cut(_box(lay.hollow), keep)
+    return _cut(env.val(), [hollow])
+
+
+def _pits(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
+    """Cut the pits."""
+    return _cut(shape, [_cavity(s, lay.outline.z1) for s in lay.pits])
+
+
+def _stores(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
+    """Cut the store at the outer end."""
+    return _cut(shape, [_cavity(lay.store, lay.outline.z1)])
+
+
+def _band_groove(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
+    """V grooves (45-degree flanks) up both side faces and under the side walls for the rubber band."""
+    w, h = p.band_groove_mm / 2, lay.outline.z1
+    gx, width = lay.groove_x, lay.outline.y1
+    cutters = []
+    for y_face, inward in ((0.0, 1.0), (width, -1.0)):
+        # Up the side face: a triangle in plan, opening at the face, extruded through the height.
+        tri = [(gx - w, y_face - inward * ABOVE_MM), (gx + w, y_face - inward * ABOVE_MM),
+               (gx + w, y_face), (gx, y_face + inward * w), (gx - w, y_face)]
+        cutters.append(cq.Workplane("XY").workplane(offset=-ABOVE_MM).polyline(tri).close()
+                       .extrude(h + 2 * ABOVE_MM).val())
+        # Under the wall and pad: a triangle in x-z opening at the bed, run through the pad's depth.
+        pad_depth = max(b.y1 - b.y0 for b in lay.groove_pads) + ABOVE_MM
+        y0, y1 = (y_face - ABOVE_MM, y_face + pad_depth) if inward > 0 else (y_face - pad_depth, y_face + ABOVE_MM)
+        section = [(gx - w, -ABOVE_MM), (gx + w, -ABOVE_MM), (gx + w, 0.0), (gx, w), (gx - w, 0.0)]
+        cutters.append(_along_y(section, ["line"] * 4, y0, y1))
+    return _cut(shape, cutters)
+
+
+def _knuckle(lay: HalfLayout, p: GiuthiBoardParams, y0: float, y1: float) -> cq.Shape:
+    """One knuckle: a round section over the top, a 45-degree underside where it reaches across."""
+    k = knuckle_profile(p, lay.side)
+    return _along_y([k["tangent"], k["top"], k["arc_end"], k["foot"]], ["arc", "line"], y0, y1)
+
+
+def _hinge(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
+    """Add this half's knuckles and cut round notches where the other half's knuckles turn."""
+    knuckles = [_knuckle(lay, p, k.y0, k.y1) for k in lay.knuckles]
+    shape = _fuse([shape] + knuckles)
+    notches = []
+    for y0, y1 in lay.notches:
+        notches.append(
+            cq.Workplane("XZ", origin=(0, y0, 0)).center(lay.axis_x, lay.axis_z)
+            .circle(lay.notch_radius).extrude(-(y1 - y0)).val()
+        )
+    return _cut(shape, notches)
+
+
+def _screw_holes(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
+    """Teardrop bores along the hinge axis: clearance in the turning half, pilot in the other."""
+    bores = []
+    for k in lay.knuckles:
+        t = teardrop(k.bore_radius, lay.axis_x, lay.axis_z)
+        bores.append(_along_y([t["tip"], t["right"], t["bottom"], t["left"]], ["line", "arc"], k.bore_y0, k.bore_y1))
+    return _cut(shape, bores)
+
+
+def build_half(p: GiuthiBoardParams, side: str) -> cq.Shape:
+    """One half of the board as a single solid, in print orientation and open-board position."""
+    lay = half_layout(p, side)
+    shape = _body(lay, p)
+    shape = _pits(shape, lay)
+    shape = _stores(shape, lay)
+    shape = _band_groove(shape, lay, p)
+    shape = _hinge(shape, lay, p)
+    shape = _screw_holes(shape, lay)
+    solids = shape.Solids()
+    if len(solids) != 1:
+        raise RuntimeError(f"the {side} half came out as {len(solids)} solids, expected 1")
+    return solids[0]
+
+
+# -- exporters ----------------------------------------------------------------------------------
+
+
+def mesh_arrays(shape: cq.Shape, tolerance_mm: float = STL_TOLERANCE_MM,
+                angular_tolerance_rad: float = STL_ANGULAR_TOLERANCE_RAD) -> tuple[np.ndarray, np.ndarray]:
+    """Triangulate serially into welded vertices (n, 3) and outward-wound faces (m, 3)."""
+    BRepMesh_IncrementalMesh(shape.wrapped, tolerance_mm, False, angular_tolerance_rad, False)
+    points: list[tuple[float, float, float]] = []
+    triangles: list[tuple[int, int, int]] = []
+    for face in shape.Faces():
+        loc = TopLoc_Location()
+        poly = BRep_Tool.Triangulation_s(face.wrapped, loc)
+        if poly is None:
+            raise RuntimeError("a face of the board has no triangulation")
+        trsf = loc.Transformation()
+        offset = len(points)
+        for i in range(1, poly.NbNodes() + 1):
+            node = poly.Node(i).Transformed(trsf)
+            points.append((node.X(), node.Y(), node.Z()))
+        reverse = face.wrapped.Orientation() == TopAbs_Orientation.TopAbs_REVERSED
+        for k in range(1, poly.NbTriangles() + 1):
+            a, b, c = poly.Triangle(k).Get()
+            tri = (a, c, b) if reverse else (a, b, c)
+            triangles.append(tuple(offset + v - 1 for v in tri))
+    raw = np.asarray(points, dtype=np.float64)
+    keys = np.round(raw / WELD_MM).astype(np.int64)
+    welded, inverse = np.unique(keys, axis=0, return_inverse=True)
+    faces = inverse.reshape(-1)[np.asarray(triangles, dtype=np.int64)]
+    keep = (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
+    return welded * WELD_MM, faces[keep]
+
+
+def stl_bytes(vertices: np.ndarray, faces: np.ndarray) -> bytes:
+    """A binary STL (mm) with a fixed header."""
+    tri = vertices[faces]
+    normals = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    lengths = np.linalg.norm(normals, axis=1, keepdims=True)
+    normals = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
+    record = np.dtype([("normal", "<f4", 3), ("vertices", "<f4", (3, 3)), ("attr", "<u2")])
+    data = np.zeros(len(faces), dtype=record)
+    data["normal"] = normals
+    data["vertices"] = tri
+    return STL_HEADER.ljust(80, b" ") + np.uint32(len(faces)).tobytes() + data.tobytes()
+
+
+def export_stl(shape: cq.Shape, path: Path, tolerance_mm: float = STL_TOLERANCE_MM,
+               angular_tolerance_rad: float = STL_ANGULAR_TOLERANCE_RAD) -> Path:
+    """Write ``shape`` as a binary STL at an explicit mesh tolerance, atomically."""
+    vertices, faces = mesh_arrays(shape, tolerance_mm, angular_tolerance_rad)
+    return write_atomic(path, stl_bytes(vertices, faces))
+
+
+def export_step(shape: cq.Shape, path: Path) -> Path:
+    """Write ``shape`` as STEP with a fixed header time stamp, atomically."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.step-export.tmp")
+    try:
+        cq.exporters.export(cq.Workplane("XY").add(shape), str(tmp), exportType="STEP")
+        text = tmp.read_text(encoding="latin-1")
+    finally:
+        tmp.unlink(missing_ok=True)
+    text = re.sub(r"'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d'", f"'{STEP_TIMESTAMP}'", text, count=1)
+    return write_atomic(path, text.encode("latin-1"))
+
+
+def manifest(p: GiuthiBoardParams, stl_names: dict[str, str]) -> dict:
+    """What the check reads back: the kind, the parameters and which file is which half."""
+    return {
+        "kind": MANIFEST_KIND,
+        "params": p.as_dict(),
+        "parts": stl_names,
+        "screws": {"type": p.screw, "diameter_mm": p.screw_diameter_mm, "length_mm": p.screw_length_mm,
+                   "count": sum(1 for k in hinge_knuckles(p) if k.bore == "clearance"), "head": "pan"},
+        "closed_size_mm": [p.half_length_mm + p.seam_gap_mm / 2 + p.knuckle_radius_mm, p.half_width_mm,
+                           2 * p.thickness_mm],
+        "band_loop_mm": band_loop_mm(p),
+        "units": "mm",
+        "orientation": "print orientation = open board position; hinge axis along y",
+        "stl_tolerance_mm": STL_TOLERANCE_MM,
+        "stl_angular_tolerance_rad": STL_ANGULAR_TOLERANCE_RAD,
+    }
+
+
+def manifest_name(p: GiuthiBoardParams) -> str:
+    """File name of the manifest: ``giuthi-board-2x6-4seeds.json``."""
+    return f"giuthi-board-{p.stem()}.json"
+
+
+def build_halves(p: GiuthiBoardParams) -> dict[str, cq.Shape]:
+    """Both halves as solids, by side."""
+    return {side: build_half(p, side) for side in SIDES}
+
+
+def write_board(p: GiuthiBoardParams, halves: dict[str, cq.Shape], out_dir: Path, step: bool = True) -> list[Path]:
+    """Write the halves' STLs (and STEP files) and the manifest into ``out_dir``."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    names = {}
+    for side in SIDES:
+        stem = p.part_name(side)
+        names[side] = f"{stem}.stl"
+        written.append(export_stl(halves[side], out_dir / f"{stem}.stl"))
+        if step:
+            written.append(export_step(halves[side], out_dir / f"{stem}.step"))
+    text = json.dumps(manifest(p, names), indent=2, sort_keys=True) + "\n"
+    written.append(write_atomic(out_dir / manifest_name(p), text.encode("utf-8")))
+    return written
+
+
+def build_board(p: GiuthiBoardParams, out_dir: Path, step: bool = True) -> list[Path]:
+    """Build both halves and write their STLs, STEP files and the manifest into ``out_dir``."""
+    return write_board(p, build_halves(p), out_dir, step)

@@ -1,0 +1,351 @@
+"""Giuthi folding board: derived geometry of both halves as plain data in mm (no cadquery).
+
+Coordinates are those of the board lying open and flat, which is also the print orientation of
+each half: ``x`` along the rows with the fold line at ``x = 0`` (left half at ``x < 0``), ``y``
+across the rows from South's edge (``y = 0``) to North's, ``z`` up from the bed. The hinge axis
+runs along ``y`` at ``x = 0, z = thickness``, in the plane of the playing surfaces, so turning
+the right half 180 degrees about it lays its playing surface face down on the left one.
+
+The right half is the turning part: its knuckles, at both ends of the fold, carry clearance
+holes for the screws' shanks and take the screw heads. The left half's knuckles, just inside
+them, carry the pilot holes the screws bite into.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from printables.params.giuthi_board import MIN_WALL_MM, OVERHANG_DEG, GiuthiBoardParams, teardrop_tip_mm
+
+SIDES = ("left", "right")
+SOUTH, NORTH = 0, 1  # store owners, as in the rule core
+OVERLAP_MM = 0.4  # solids meant to fuse overlap by this much: touching faces upset the kernel
+MIN_VOID_MM = 2.0  # a void narrower than this between two walls is filled instead
+PIT_SCREW_TIP_MM = 0.5  # pilot bore beyond the screw's tip
+# Curved walls are built this much over the asked thickness: an STL's chords (0.05 mm tolerance)
+# cut into a convex wall and would leave a 1.2 mm pit wall a few hundredths thinner.
+CHORD_ALLOWANCE_MM = 0.06
+GROOVE_PAD_MM = 1.6  # solid beside and behind the band groove's flanks
+CORNER_RADIUS_MM = 3.0  # plan radius of the two outer corners
+
+
+@dataclass(frozen=True)
+class Stadium:
+    """A pit or store cavity: a stadium in plan with a rounded bottom, open at the top."""
+
+    kind: str  # "pit" or "store"
+    index: int  # rule-core pit number, or the store owner (0 South, 1 North)
+    cx: float
+    cy: float
+    width: float  # along x
+    length: float  # along y (>= width; equal for a round pit)
+    depth: float
+    bottom_radius: float
+
+    @property
+    def straight(self) -> float:
+        """Length of the straight part between the two round ends."""
+        return self.length - self.width
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box by its corner ranges."""
+
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    z0: float
+    z1: float
+
+
+@dataclass(frozen=True)
+class Knuckle:
+    """A hinge knuckle along y: its extent and the bore through it."""
+
+    side: str
+    y0: float
+    y1: float
+    bore: str  # "clearance" or "pilot"
+    bore_radius: float
+    bore_y0: float
+    bore_y1: float
+
+
+@dataclass(frozen=True)
+class HalfLayout:
+    """Everything the CAD needs to build one half."""
+
+    side: str
+    sign: int  # -1 left (x < 0), +1 right
+    outline: Box  # the body without knuckles
+    pits: tuple[Stadium, ...]
+    store: Stadium
+    tube_offset: float  # wall around each cavity, standing on the bed
+    hollow: Box  # region opened from below, before the solid parts are put back
+    ribs: tuple[Box, ...]
+    hinge_strips: tuple[Box, ...]
+    groove_pads: tuple[Box, ...]
+    corner_fills: tuple[Box, ...]  # solid inside the rounded outer corners, which would be thin
+    corner_radius: float
+    groove_x: float
+    knuckles: tuple[Knuckle, ...]  # this half's own
+    notches: tuple[tuple[float, float], ...]  # y ranges cut around the axis for the other's knuckles
+    notch_radius: float
+    knuckle_radius: float
+    axis_x: float
+    axis_z: float
+    chamfer: float
+
+
+def rows_y(p: GiuthiBoardParams) -> tuple[float, float]:
+    """Centre lines (y) of South's and North's rows."""
+    south = p.margin_mm + p.pit_length_mm / 2
+    return round(south, 6), round(p.half_width_mm - south, 6)
+
+
+def column_x(p: GiuthiBoardParams, side: str, k: int) -> float:
+    """Centre x of pit column ``k`` counted from the fold (0 = next to the fold)."""
+    sign = _sign(side)
+    first = p.seam_gap_mm / 2 + p.hinge_zone_mm + p.pit_diameter_mm / 2
+    return round(sign * (first + k * (p.pit_diameter_mm + p.web_mm)), 6)
+
+
+def pit_cavities(p: GiuthiBoardParams, side: str) -> tuple[Stadium, ...]:
+    """The pits of one half with their rule-core numbers, South's then North's."""
+    n = p.pits_per_row
+    half = n // 2
+    south_y, north_y = rows_y(p)
+    south = range(half) if side == "left" else range(half, n)
+    pits = []
+    for i in south:
+        k = half - 1 - i if side == "left" else i - half
+        x = column_x(p, side, k)
+        for index, y in ((i, south_y), (2 * n - 1 - i, north_y)):
+            pits.append(
+                Stadium("pit", index, x, y, p.pit_diameter_mm, p.pit_length_mm, p.pit_depth_mm,
+                        p.pit_bottom_radius_mm)
+            )
+    return tuple(sorted(pits, key=lambda s: s.index))
+
+
+def store_cavity(p: GiuthiBoardParams, side: str) -> Stadium:
+    """The store at the outer end: North's on the left, South's on the right (each on its owner's right)."""
+    sign = _sign(side)
+    inner = p.seam_gap_mm / 2 + p.hinge_zone_mm + p.columns_per_half * (p.pit_diameter_mm + p.web_mm)
+    x = round(sign * (inner + p.store_width_mm / 2), 6)
+    owner = NORTH if side == "left" else SOUTH
+    return Stadium("store", owner, x, round(p.half_width_mm / 2, 6), p.store_width_mm, p.store_length_mm,
+                   p.store_depth_mm, p.pit_bottom_radius_mm)
+
+
+def tube_offset(p: GiuthiBoardParams) -> float:
+    """Wall standing around each cavity; neighbours' walls overlap so they fuse."""
+    return round(max(p.wall_mm + CHORD_ALLOWANCE_MM, p.web_mm / 2 + OVERLAP_MM / 2), 6)
+
+
+def wall_solid(p: GiuthiBoardParams, gap_to_cavity: float) -> float:
+    """Solid thickness of an outer wall whose face is ``gap_to_cavity`` from the nearest cavity."""
+    void = gap_to_cavity - tube_offset(p) - p.wall_mm
+    if void >= MIN_VOID_MM:
+        return p.wall_mm
+    # A sliver of void between wall and pit wall prints badly: fill it.
+    return round(max(p.wall_mm, gap_to_cavity - tube_offset(p) + OVERLAP_MM), 6)
+
+
+def groove_x(p: GiuthiBoardParams, side: str) -> float:
+    """x of the band groove: midway between the store and the pits next to it, near the free end."""
+    inner = p.seam_gap_mm / 2 + p.hinge_zone_mm + p.columns_per_half * (p.pit_diameter_mm + p.web_mm)
+    return round(_sign(side) * (inner - p.web_mm / 2), 6)
+
+
+def knuckle_profile(p: GiuthiBoardParams, side: str) -> dict[str, tuple[float, float]]:
+    """Key points (x, z) of a knuckle's section: centre, tangent point, and the underside's foot.
+
+    The section is the circle of ``knuckle_radius_mm`` about the axis, except below the point where
+    its surface turns steeper than 45 degrees: from there a straight tangent runs down to the
+    half's own body, so the part of the knuckle that reaches over the fold prints unsupported.
+    """
+    sign = _sign(side)
+    r = p.knuckle_radius_mm
+    zc = p.thickness_mm
+    # Toward the other half (direction -sign), the tangent point sits 45 degrees below horizontal.
+    a = math.radians(90 - OVERHANG_DEG)
+    tx, tz = -sign * r * math.cos(a), zc - r * math.sin(a)
+    # The circle is kept from the tangent point over the top to 20 degrees below the horizontal on
+    # the own side, well inside the own hinge strip; from there straight down to the tangent line.
+    end_x, end_z = sign * r * math.cos(math.radians(20)), zc - r * math.sin(math.radians(20))
+    foot_z = tz - abs(end_x - tx) * math.tan(math.radians(90 - OVERHANG_DEG))
+    return {
+        "centre": (0.0, zc),
+        "tangent": (round(tx, 6), round(tz, 6)),
+        "foot": (round(end_x, 6), round(foot_z, 6)),
+        "arc_end": (round(end_x, 6), round(end_z, 6)),
+        "top": (0.0, round(zc + r, 6)),
+    }
+
+
+def teardrop(radius: float, cx: float, cz: float) -> dict[str, tuple[float, float]]:
+    """Key points of a horizontal bore's section: a circle with a 45-degree pointed roof."""
+    a = math.radians(OVERHANG_DEG)
+    return {
+        "tip": (cx, round(cz + teardrop_tip_mm(radius), 6)),
+        "right": (round(cx + radius * math.cos(a), 6), round(cz + radius * math.sin(a), 6)),
+        "bottom": (cx, round(cz - radius, 6)),
+        "left": (round(cx - radius * math.cos(a), 6), round(cz + radius * math.sin(a), 6)),
+    }
+
+
+def hinge_knuckles(p: GiuthiBoardParams) -> tuple[Knuckle, ...]:
+    """All knuckles of the board, both ends of the fold, both halves."""
+    w = p.half_width_mm
+    lc, gap = p.clearance_knuckle_mm, p.hinge_gap_mm
+    pilot_depth = p.engagement_mm + PIT_SCREW_TIP_MM
+    lp = round(pilot_depth + MIN_WALL_MM, 6)
+    rc, rp = p.clearance_diameter_mm / 2, p.pilot_diameter_mm / 2
+    out = []
+    for end in (0, 1):
+        # Measured inward from the board's edge at this end of the fold.
+        def y(d: float) -> float:
+            return round(d if end == 0 else w - d, 6)
+
+        spans = (
+            ("right", 0.0, lc, "clearance", rc, -1.0, lc + gap / 2),
+            ("left", lc + gap, lc + gap + lp, "pilot", rp, lc + gap / 2, lc + gap + pilot_depth),
+        )
+        for side, a, b, bore, radius, ba, bb in spans:
+            y0, y1 = sorted((y(a), y(b)))
+            by0, by1 = sorted((y(ba), y(bb)))
+            out.append(Knuckle(side, y0, y1, bore, round(radius, 6), by0, by1))
+    return tuple(out)
+
+
+def hinge_span_mm(p: GiuthiBoardParams) -> float:
+    """Distance from the board's edge to the inner end of the hinge at that end."""
+    k = hinge_knuckles(p)
+    return max(kn.y1 for kn in k if kn.y1 < p.half_width_mm / 2) + p.hinge_gap_mm / 2
+
+
+def half_layout(p: GiuthiBoardParams, side: str) -> HalfLayout:
+    """The derived geometry of one half."""
+    sign = _sign(side)
+    g2 = p.seam_gap_mm / 2
+    length, width, h = p.half_length_mm, p.half_width_mm, p.thickness_mm
+    x_in, x_out = sign * g2, sign * (g2 + length)
+    outline = Box(min(x_in, x_out), max(x_in, x_out), 0.0, width, 0.0, h)
+    pits = pit_cavities(p, side)
+    store = store_cavity(p, side)
+    t = tube_offset(p)
+    side_wall = wall_solid(p, p.margin_mm)
+    end_wall = wall_solid(p, p.margin_mm)
+    seam_wall = wall_solid(p, p.hinge_zone_mm)
+    hx_in, hx_out = sign * (g2 + seam_wall), sign * (g2 + length - end_wall)
+    hollow = Box(min(hx_in, hx_out), max(hx_in, hx_out), side_wall, width - side_wall, -1.0,
+                 round(h - p.deck_mm, 6))
+
+    ribs = []
+    rib = p.wall_mm
+    cols = sorted({pit.cx for pit in pits}, key=abs)
+    # Across the board between neighbouring columns and between the last column and the store.
+    for a, b in zip(cols, cols[1:]):
+        xm = (a + b) / 2
+        ribs.append(Box(xm - rib / 2, xm + rib / 2, 0.0, width, 0.0, h))
+    gx = groove_x(p, side)
+    ribs.append(Box(gx - rib / 2, gx + rib / 2, 0.0, width, 0.0, h))
+    # Along the board between the rows, from the fold wall to the store's wall.
+    store_inner = store.cx - sign * (store.width / 2 + t - OVERLAP_MM)
+    xa, xb = sorted((sign * g2, store_inner))
+    ribs.append(Box(xa, xb, width / 2 - rib / 2, width / 2 + rib / 2, 0.0, h))
+
+    r_n = p.notch_radius_mm
+    span = hinge_span_mm(p)
+    strip_x = sign * (r_n + MIN_WALL_MM)
+    xa, xb = sorted((sign * g2, strip_x))
+    strips = (
+        Box(xa, xb, 0.0, round(span + MIN_WALL_MM, 6), 0.0, h),
+        Box(xa, xb, round(width - span - MIN_WALL_MM, 6), width, 0.0, h),
+    )
+
+    half_groove = p.band_groove_mm / 2
+    pad_x = half_groove + GROOVE_PAD_MM
+    pad_y = half_groove + GROOVE_PAD_MM + side_wall
+    pads = (
+        Box(gx - pad_x, gx + pad_x, 0.0, round(pad_y, 6), 0.0, h),
+        Box(gx - pad_x, gx + pad_x, round(width - pad_y, 6), width, 0.0, h),
+    )
+
+    corner = corner_radius(p)
+    reach = corner + p.wall_mm + OVERLAP_MM
+    cx0, cx1 = sorted((x_out, x_out - sign * reach))
+    fills = (Box(cx0, cx1, 0.0, reach, 0.0, h), Box(cx0, cx1, round(width - reach, 6), width, 0.0, h))
+
+    all_knuckles = hinge_knuckles(p)
+    own = tuple(k for k in all_knuckles if k.side == side)
+    gap = p.hinge_gap_mm
+    notches = tuple(
+        (round(k.y0 - gap / 2 if k.y0 > 0 else -1.0, 6), round(k.y1 + gap / 2 if k.y1 < width else width + 1.0, 6))
+        for k in all_knuckles
+        if k.side != side
+    )
+    return HalfLayout(
+        side=side,
+        sign=sign,
+        outline=outline,
+        pits=pits,
+        store=store,
+        tube_offset=t,
+        hollow=hollow,
+        ribs=tuple(ribs),
+        hinge_strips=strips,
+        groove_pads=pads,
+        corner_fills=fills,
+        corner_radius=corner,
+        groove_x=gx,
+        knuckles=own,
+        notches=notches,
+        notch_radius=r_n,
+        knuckle_radius=p.knuckle_radius_mm,
+        axis_x=0.0,
+        axis_z=h,
+        chamfer=p.chamfer_mm,
+    )
+
+
+def corner_radius(p: GiuthiBoardParams) -> float:
+    """Plan radius of the outer corners (smaller when the margin is too thin for the default)."""
+    return min(CORNER_RADIUS_MM, p.margin_mm + 1.0)
+
+
+def stadium_area_mm2(s: Stadium) -> float:
+    """Plan area of a stadium at its rim."""
+    r = s.width / 2
+    return math.pi * r * r + s.width * s.straight
+
+
+def stadium_volume_mm3(s: Stadium) -> float:
+    """Volume of a cavity up to its rim (a straight wall, then a quarter-round into a flat floor)."""
+    r, rf, d, straight = s.width / 2, s.bottom_radius, s.depth, s.straight
+    # Pappus: the quarter-round corner missing from a flat-bottomed cylinder, swept round and along.
+    corner = rf * rf * (1 - math.pi / 4)
+    centroid = rf * (10 - 3 * math.pi) / (12 - 3 * math.pi)  # from the corner's outer wall
+    swept = 2 * math.pi * (r - centroid) + 2 * straight
+    return stadium_area_mm2(s) * d - corner * swept
+
+
+def band_loop_mm(p: GiuthiBoardParams) -> float:
+    """Length of the rubber band's path round the closed board, along the bottoms of its grooves."""
+    depth = p.band_groove_mm / 2
+    return round(2 * (p.half_width_mm - 2 * depth) + 2 * (2 * p.thickness_mm), 1)
+
+
+def expected_counts(p: GiuthiBoardParams) -> dict[str, int]:
+    """Pits and stores of the whole board, for cross-checking the mesh."""
+    return {"pits": 2 * p.pits_per_row, "stores": 2, "pits_per_half": p.pits_per_row}
+
+
+def _sign(side: str) -> int:
+    if side not in SIDES:
+        raise ValueError(f"side {side!r}: use left or right")
+    return -1 if side == "left" else 1

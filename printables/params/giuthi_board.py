@@ -1,0 +1,321 @@
+"""Giuthi folding board: frozen, validated parameters in mm and the sizes that follow from them.
+
+The board is two halves joined by a hinge along the fold line. Each half holds 2 rows of
+``pits_per_row / 2`` pits and one store at its outer end. ``x`` runs along the rows (the fold
+line is ``x = 0``), ``y`` across them (South's edge at ``y = 0``), ``z`` up from the bed.
+Pits and stores are "stadiums" in plan (``pit_diameter_mm`` along the row, ``pit_length_mm``
+across it; equal values give round pits) with a rounded bottom of radius ``pit_bottom_radius_mm``.
+Pure: no cadquery, no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+from printables.errors import ParameterError
+from printables.params import base
+from printables.rules import giuthi
+
+# Dremel DigiLab 3D45 build volume and the room a skirt needs around a part.
+BED_MM = (255.0, 155.0, 170.0)
+SKIRT_MARGIN_MM = 5.0  # per side: PrusaSlicer's default skirt sits 3 mm out, plus its own width
+USABLE_BED_MM = (BED_MM[0] - 2 * SKIRT_MARGIN_MM, BED_MM[1] - 2 * SKIRT_MARGIN_MM, BED_MM[2])
+
+MIN_WALL_MM = 1.2  # three 0.4 mm lines; the issue's floor for any wall, floor, rib or web
+LAYER_HEIGHT_MM = 0.2
+OVERHANG_DEG = 45.0  # steepest downward face, from vertical, that prints without support
+
+# Screw types: nominal thread diameter in mm and the shortest stock length (mm) that still bites
+# 2.5 x d into the pilot knuckle behind the default 5 mm clearance knuckle.
+SCREWS: Mapping[str, float] = {"no2": 2.2, "m2": 2.0, "m2.5": 2.5, "m3": 3.0}
+ENGAGEMENT_FACTOR = 2.5  # thread engagement in printed PLA, times the screw diameter
+PILOT_RATIO_RANGE = (0.75, 0.8)  # pilot hole / screw diameter for self-tapping into PLA
+
+STADIUM_TOLERANCE_MM = 1e-9
+
+
+@dataclass(frozen=True)
+class GiuthiBoardParams:
+    """A two-half folding Giuthi board, all lengths in mm."""
+
+    pits_per_row: int = giuthi.DEFAULT_PITS_PER_ROW
+    seeds_per_pit: int = giuthi.DEFAULT_SEEDS_PER_PIT
+    pit_diameter_mm: float = 36.0  # along the row
+    pit_length_mm: float = 56.0  # across the row; = pit_diameter_mm for round pits
+    pit_depth_mm: float = 12.5
+    pit_bottom_radius_mm: float = 6.0  # the rounded edge between pit wall and pit floor
+    store_width_mm: float = 28.0  # along the row; a store spans both rows across
+    store_depth_mm: float = 12.5
+    thickness_mm: float = 13.7  # bed to playing surface
+    wall_mm: float = 1.2  # outer walls, pit walls and ribs underneath
+    deck_mm: float = 1.2  # the playing surface plate between pits, over the hollow underside
+    web_mm: float = 2.0  # solid between neighbouring pits at the playing surface
+    margin_mm: float = 2.0  # outer edge to the nearest pit or store
+    screw: str = "no2"
+    screw_length_mm: float = 12.7  # No. 2 x 1/2"
+    pilot_ratio: float = 0.77
+    hole_clearance_mm: float = 0.3  # clearance hole = screw diameter + this
+    clearance_knuckle_mm: float = 5.0  # length of the turning knuckle the screw head bears on
+    hinge_gap_mm: float = 0.4  # axial gap between knuckles and radial gap around them
+    seam_gap_mm: float = 0.4  # between the two halves' fold faces when open
+    chamfer_mm: float = 0.5  # 45-degree chamfer on the outer bed edges (elephant's foot)
+    band_groove_mm: float = 3.0  # opening of the V groove for the rubber band (depth half that)
+    seed_diameter_mm: float = 11.0  # used only when the seed model's parameters are not given
+    seed_height_mm: float = 5.5
+    packing_factor: float = 0.55  # seed volume / bulk volume of loosely poured seeds
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- derived sizes used by the layout, the CAD and the bed check --------------------------
+
+    @property
+    def columns_per_half(self) -> int:
+        """Pit columns in one half (each column is one South and one North pit)."""
+        return self.pits_per_row // 2
+
+    @property
+    def screw_diameter_mm(self) -> float:
+        """Nominal thread diameter of the chosen screw."""
+        return SCREWS[self.screw]
+
+    @property
+    def pilot_diameter_mm(self) -> float:
+        """Hole the screw threads itself into."""
+        return round(self.screw_diameter_mm * self.pilot_ratio, 3)
+
+    @property
+    def clearance_diameter_mm(self) -> float:
+        """Hole the screw turns freely in."""
+        return round(self.screw_diameter_mm + self.hole_clearance_mm, 3)
+
+    @property
+    def engagement_mm(self) -> float:
+        """Thread length in the pilot knuckle."""
+        return round(self.screw_length_mm - self.clearance_knuckle_mm - self.hinge_gap_mm, 6)
+
+    @property
+    def knuckle_radius_mm(self) -> float:
+        """Outer radius of the hinge knuckles: the teardrop bore plus a full wall above it."""
+        tip = teardrop_tip_mm(self.clearance_diameter_mm / 2)
+        return math.ceil((tip + MIN_WALL_MM) * 10 - 1e-9) / 10
+
+    @property
+    def notch_radius_mm(self) -> float:
+        """Radius swept by a knuckle (its 45-degree underside included) plus the hinge gap."""
+        r = self.knuckle_radius_mm
+        half_seam = self.seam_gap_mm / 2
+        # The knuckle's underside is a 45-degree tangent line from the circle down to the fold face.
+        reach_z = r * math.sqrt(2) + half_seam
+        # Rounded up, so the notch never ends a hair inside the knuckle it clears.
+        return math.ceil((math.hypot(half_seam, reach_z) + self.hinge_gap_mm) * 1000) / 1000
+
+    @property
+    def hinge_zone_mm(self) -> float:
+        """Fold face to the first pit: room for the knuckle notch and a wall beyond it."""
+        return max(self.margin_mm, round(self.notch_radius_mm + MIN_WALL_MM - self.seam_gap_mm / 2 + 0.2, 3))
+
+    @property
+    def half_length_mm(self) -> float:
+        """Length of one half along the rows, fold face to outer end (knuckles not included)."""
+        cols = self.columns_per_half
+        return round(
+            self.hinge_zone_mm
+            + cols * self.pit_diameter_mm
+            + cols * self.web_mm
+            + self.store_width_mm
+            + self.margin_mm,
+            3,
+        )
+
+    @property
+    def half_width_mm(self) -> float:
+        """Width of the board across the rows."""
+        return round(2 * self.margin_mm + 2 * self.pit_length_mm + self.web_mm, 3)
+
+    @property
+    def store_length_mm(self) -> float:
+        """Length of a store across the rows (it runs beside both rows)."""
+        return round(2 * self.pit_length_mm + self.web_mm, 3)
+
+    def half_size_mm(self) -> tuple[float, float, float]:
+        """Bounding box (x, y, z) of one half as printed, knuckles included."""
+        r = self.knuckle_radius_mm
+        return (
+            round(self.half_length_mm + self.seam_gap_mm / 2 + r, 3),
+            self.half_width_mm,
+            round(self.thickness_mm + r, 3),
+        )
+
+    def stem(self) -> str:
+        """File-name part shared by both halves, e.g. ``2x6-4seeds``."""
+        return f"2x{self.pits_per_row}-{self.seeds_per_pit}seeds"
+
+    def part_name(self, side: str) -> str:
+        """File stem of one half: ``giuthi-board-left-2x6-4seeds``."""
+        if side not in ("left", "right"):
+            raise ParameterError(f"side {side!r}: use left or right")
+        return f"giuthi-board-{side}-{self.stem()}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every parameter by name, as a preset's ``[params]`` table would give it."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def teardrop_tip_mm(radius: float) -> float:
+    """Height above the axis of a teardrop bore's tip, its flanks at 45 degrees to vertical."""
+    return radius / math.sin(math.radians(OVERHANG_DEG))
+
+
+def from_mapping(mapping: Mapping[str, Any], source: str = "parameters") -> GiuthiBoardParams:
+    """Build parameters from a preset's ``[params]`` table; an unknown key names the key and file."""
+    return base.from_mapping(GiuthiBoardParams, mapping, source)
+
+
+def _number(name: str, value: Any, low: float, high: float) -> None:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise ParameterError(f"{name}={value!r}: expected a number of mm from {low:g} to {high:g}")
+    if not low <= value <= high:
+        raise ParameterError(f"{name}={value:g}: allowed {low:g} to {high:g}")
+
+
+def _integer(name: str, value: Any, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ParameterError(f"{name}={value!r}: expected a whole number from {low} to {high}")
+    if not low <= value <= high:
+        raise ParameterError(f"{name}={value}: allowed {low} to {high}")
+
+
+def _validate(p: GiuthiBoardParams) -> None:
+    """Raise ParameterError naming the values when ``p`` cannot be built or printed."""
+    _integer("pits_per_row", p.pits_per_row, giuthi.MIN_PITS_PER_ROW, giuthi.MAX_PITS_PER_ROW)
+    if p.pits_per_row % 2:
+        evens = [n for n in (p.pits_per_row - 1, p.pits_per_row + 1)
+                 if giuthi.MIN_PITS_PER_ROW <= n <= giuthi.MAX_PITS_PER_ROW]
+        raise ParameterError(
+            f"pits_per_row={p.pits_per_row}: the fold would cut a pit in two; use an even number"
+            f" ({' or '.join(map(str, evens))})"
+        )
+    _integer("seeds_per_pit", p.seeds_per_pit, giuthi.MIN_SEEDS_PER_PIT, giuthi.MAX_SEEDS_PER_PIT)
+    for name, low, high in (
+        ("pit_diameter_mm", 15.0, 80.0),
+        ("pit_length_mm", 15.0, 120.0),
+        ("pit_depth_mm", 4.0, 60.0),
+        ("pit_bottom_radius_mm", 0.5, 40.0),
+        ("store_width_mm", 15.0, 80.0),
+        ("store_depth_mm", 4.0, 60.0),
+        ("thickness_mm", 5.0, 80.0),
+        ("wall_mm", MIN_WALL_MM, 5.0),
+        ("deck_mm", MIN_WALL_MM, 5.0),
+        ("web_mm", MIN_WALL_MM, 10.0),
+        ("margin_mm", MIN_WALL_MM, 20.0),
+        ("screw_length_mm", 4.0, 40.0),
+        ("pilot_ratio", PILOT_RATIO_RANGE[0], PILOT_RATIO_RANGE[1]),
+        ("hole_clearance_mm", 0.1, 0.8),
+        ("clearance_knuckle_mm", 3.0, 15.0),
+        ("hinge_gap_mm", 0.2, 1.0),
+        ("seam_gap_mm", 0.2, 1.0),
+        ("chamfer_mm", 0.0, 1.5),
+        ("band_groove_mm", 1.5, 5.0),
+        ("seed_diameter_mm", 4.0, 25.0),
+        ("seed_height_mm", 2.0, 15.0),
+        ("packing_factor", 0.3, 0.74),
+    ):
+        _number(name, getattr(p, name), low, high)
+    if p.screw not in SCREWS:
+        raise ParameterError(f"screw={p.screw!r}: allowed {', '.join(SCREWS)}")
+    if p.pit_length_mm < p.pit_diameter_mm:
+        raise ParameterError(
+            f"pit_length_mm={p.pit_length_mm:g} is less than pit_diameter_mm={p.pit_diameter_mm:g}:"
+            " pits are round or longer across the rows"
+        )
+    if p.store_length_mm < p.store_width_mm:
+        raise ParameterError(
+            f"store_width_mm={p.store_width_mm:g} is wider than the store is long ({p.store_length_mm:g} mm)"
+        )
+    for what, width, depth in (
+        ("pit", p.pit_diameter_mm, p.pit_depth_mm),
+        ("store", p.store_width_mm, p.store_depth_mm),
+    ):
+        limit = min(width / 2, depth) - 0.5
+        if p.pit_bottom_radius_mm > limit:
+            raise ParameterError(
+                f"pit_bottom_radius_mm={p.pit_bottom_radius_mm:g} does not fit a {what} {width:g} mm wide"
+                f" and {depth:g} mm deep; at most {limit:g}"
+            )
+    deepest = max(p.pit_depth_mm, p.store_depth_mm)
+    if p.thickness_mm - deepest < MIN_WALL_MM - 1e-9:
+        raise ParameterError(
+            f"thickness_mm={p.thickness_mm:g} leaves {p.thickness_mm - deepest:.2f} mm under a"
+            f" {deepest:g} mm deep pit or store; at least {deepest + MIN_WALL_MM:g}"
+        )
+    if p.deck_mm > p.thickness_mm - 2:
+        raise ParameterError(f"deck_mm={p.deck_mm:g}: at most thickness_mm - 2 = {p.thickness_mm - 2:g}")
+    if p.chamfer_mm >= p.wall_mm:
+        raise ParameterError(f"chamfer_mm={p.chamfer_mm:g}: must be less than wall_mm={p.wall_mm:g}")
+    needed = ENGAGEMENT_FACTOR * p.screw_diameter_mm
+    if p.engagement_mm < needed - 1e-9:
+        raise ParameterError(
+            f"screw_length_mm={p.screw_length_mm:g} bites {p.engagement_mm:.2f} mm into the pilot knuckle;"
+            f" a {p.screw} screw needs {needed:g} mm ({ENGAGEMENT_FACTOR:g} x d), so at least"
+            f" {needed + p.clearance_knuckle_mm + p.hinge_gap_mm:g} mm"
+        )
+    if p.seed_height_mm > p.seed_diameter_mm / 2:
+        raise ParameterError(
+            f"seed_height_mm={p.seed_height_mm:g}: at most half seed_diameter_mm={p.seed_diameter_mm:g}"
+        )
+    _check_bed(p)
+
+
+def _fits(size: tuple[float, float, float]) -> bool:
+    """Whether a part of this bounding box fits the usable bed (turned either way in plan)."""
+    plan = sorted(size[:2], reverse=True)
+    bed = sorted(USABLE_BED_MM[:2], reverse=True)
+    return plan[0] <= bed[0] + 1e-9 and plan[1] <= bed[1] + 1e-9 and size[2] <= USABLE_BED_MM[2] + 1e-9
+
+
+def _check_bed(p: GiuthiBoardParams) -> None:
+    size = p.half_size_mm()
+    if _fits(size):
+        return
+    # The largest of this design that fits: fewer pits per row, or narrower/shorter pits.
+    hints = []
+    for n in range(p.pits_per_row - 2, giuthi.MIN_PITS_PER_ROW - 1, -2):
+        if n >= giuthi.MIN_PITS_PER_ROW and _fits(_size_with(p, pits_per_row=n)):
+            hints.append(f"pits_per_row={n}")
+            break
+    for name in ("pit_diameter_mm", "pit_length_mm"):
+        best = _largest_fitting(p, name)
+        if best is not None:
+            hints.append(f"{name}<={best:g}")
+    bed = f"{USABLE_BED_MM[0]:g} x {USABLE_BED_MM[1]:g} x {USABLE_BED_MM[2]:g} mm"
+    raise ParameterError(
+        f"one half is {size[0]:g} x {size[1]:g} x {size[2]:g} mm (pits_per_row={p.pits_per_row},"
+        f" pit_diameter_mm={p.pit_diameter_mm:g}, pit_length_mm={p.pit_length_mm:g}) but the 3D45 bed"
+        f" leaves {bed} after a {SKIRT_MARGIN_MM:g} mm skirt margin; the largest that fits: "
+        + (" or ".join(hints) if hints else "none of this design")
+    )
+
+
+def _size_with(p: GiuthiBoardParams, **changes: Any) -> tuple[float, float, float]:
+    # object.__new__ skips validation, so the size of an oversized board can be measured.
+    q = object.__new__(GiuthiBoardParams)
+    for f in fields(p):
+        object.__setattr__(q, f.name, changes.get(f.name, getattr(p, f.name)))
+    return q.half_size_mm()
+
+
+def _largest_fitting(p: GiuthiBoardParams, name: str) -> float | None:
+    """The largest value of ``name`` (0.5 mm steps) that fits the bed, other values unchanged."""
+    value = getattr(p, name)
+    low = p.pit_diameter_mm if name == "pit_length_mm" else 15.0
+    while value >= low:
+        changes = {name: value}
+        if name == "pit_diameter_mm":
+            changes["pit_length_mm"] = max(p.pit_length_mm, value)
+        if _fits(_size_with(p, **changes)):
+            return value
+        value = round(value - 0.5, 3)
+    return None

@@ -1,0 +1,509 @@
+"""Giuthi folding board: parameters, layout, the STL checks, and the cadquery build (slow).
+
+The checks are shown to pass on a good board and to fail on broken ones: a half with a pit
+filled in, a half too large for the bed, a screw hole moved by 1 mm, an overhanging feature,
+a thin fin, and a bump that stops the board from closing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+
+import numpy as np
+import pytest
+import trimesh
+
+from printables.errors import ParameterError
+from printables.check import giuthi_stl as check
+from printables.layout import giuthi_board as layout
+from printables.params.giuthi_board import (
+    SCREWS,
+    USABLE_BED_MM,
+    GiuthiBoardParams,
+    from_mapping,
+    teardrop_tip_mm,
+)
+from printables.params.base import load_preset
+from printables.rules import giuthi
+
+# -- parameters -----------------------------------------------------------------------------------
+
+
+def test_default_parameters_are_the_issue_defaults():
+    p = GiuthiBoardParams()
+    assert (p.pits_per_row, p.seeds_per_pit, p.screw) == (6, 4, "no2")
+    assert p.chamfer_mm == 0.5
+    assert p.part_name("left") == "giuthi-board-left-2x6-4seeds"
+    assert p.part_name("right") == "giuthi-board-right-2x6-4seeds"
+
+
+@pytest.mark.parametrize("n", [5, 7, 9])
+def test_odd_pits_per_row_is_refused_with_the_even_neighbours(n):
+    with pytest.raises(ParameterError) as err:
+        GiuthiBoardParams(pits_per_row=n)
+    message = str(err.value)
+    assert f"pits_per_row={n}" in message and "even" in message
+    assert str(n + 1 if n < 10 else n - 1) in message
+
+
+@pytest.mark.parametrize("field,value", [("pits_per_row", 4), ("pits_per_row", 12), ("seeds_per_pit", 3),
+                                         ("seeds_per_pit", 10), ("wall_mm", 1.0), ("screw", "m4")])
+def test_out_of_range_values_name_the_value(field, value):
+    with pytest.raises(ParameterError) as err:
+        GiuthiBoardParams(**{field: value})
+    assert field in str(err.value)
+
+
+def test_unknown_key_names_the_key_and_the_file():
+    with pytest.raises(ParameterError) as err:
+        from_mapping({"pits_per_row": 6, "pit_diamter_mm": 30}, source="models/x.toml [params]")
+    assert "models/x.toml" in str(err.value) and "'pit_diamter_mm'" in str(err.value)
+
+
+@pytest.mark.parametrize("screw", sorted(SCREWS))
+def test_pilot_and_clearance_holes_follow_the_screw(screw):
+    d = SCREWS[screw]
+    p = GiuthiBoardParams(screw=screw, screw_length_mm=16.0)
+    assert 0.75 * d <= p.pilot_diameter_mm <= 0.8 * d
+    assert p.clearance_diameter_mm == pytest.approx(d + 0.3)
+    assert p.engagement_mm >= 2.5 * d
+
+
+def test_too_short_a_screw_is_refused_with_the_length_needed():
+    with pytest.raises(ParameterError) as err:
+        GiuthiBoardParams(screw="m3", screw_length_mm=12.0)
+    # 2.5 x 3 mm of thread behind a 5 mm knuckle and a 0.4 mm gap: 12.9 mm.
+    assert "12.9" in str(err.value)
+
+
+def test_a_board_too_big_for_the_bed_names_what_fits():
+    with pytest.raises(ParameterError) as err:
+        GiuthiBoardParams(pits_per_row=10, pit_diameter_mm=44.0)
+    message = str(err.value)
+    assert "pits_per_row=8" in message and "pit_diameter_mm<=" in message
+    # The suggested diameter really is the largest that fits, in 0.5 mm steps.
+    best = float(message.split("pit_diameter_mm<=")[1].split()[0])
+    GiuthiBoardParams(pits_per_row=10, pit_diameter_mm=best)
+    with pytest.raises(ParameterError):
+        GiuthiBoardParams(pits_per_row=10, pit_diameter_mm=best + 0.5)
+
+
+def test_half_size_adds_up_along_the_row():
+    p = GiuthiBoardParams()
+    # fold face .. first pit, 3 pits with a web after each, the store, the outer margin
+    expected = p.hinge_zone_mm + 3 * (36.0 + 2.0) + 28.0 + 2.0
+    assert p.half_length_mm == pytest.approx(expected)
+    assert p.half_width_mm == pytest.approx(2 + 56 + 2 + 56 + 2)
+    size = p.half_size_mm()
+    assert size[0] <= USABLE_BED_MM[0] and size[1] <= USABLE_BED_MM[1]
+
+
+def test_teardrop_tip_is_at_45_degrees():
+    # Tangent lines at 45 degrees from a circle of radius r meet r * sqrt(2) above its centre.
+    assert teardrop_tip_mm(1.0) == pytest.approx(math.sqrt(2))
+
+
+@pytest.mark.parametrize("name", ["giuthi-default", "giuthi-9seeds", "giuthi-2x8", "giuthi-travel"])
+def test_presets_load_and_validate(name):
+    from pathlib import Path
+
+    preset = load_preset(Path(__file__).resolve().parent.parent / "models" / f"{name}.toml")
+    assert preset.kind == "giuthi-board" and preset.description
+    p = from_mapping(preset.params, f"{preset.path} [params]")
+    assert p.as_dict()["pits_per_row"] in (6, 8)
+
+
+# -- layout ---------------------------------------------------------------------------------------
+
+
+def test_each_half_holds_its_pits_with_rule_core_numbers():
+    #   North:  11  10   9 |  8   7   6
+    #   South:   0   1   2 |  3   4   5
+    #   [N store]   left   |   right   [S store]
+    p = GiuthiBoardParams()
+    left, right = layout.half_layout(p, "left"), layout.half_layout(p, "right")
+    assert sorted(s.index for s in left.pits) == [0, 1, 2, 9, 10, 11]
+    assert sorted(s.index for s in right.pits) == [3, 4, 5, 6, 7, 8]
+    by_index = {s.index: s for s in left.pits + right.pits}
+    for i in range(12):
+        # Opposite pits (rule core) face each other across the rows.
+        assert by_index[i].cx == pytest.approx(by_index[giuthi.opposite(i, 6)].cx)
+    assert [round(by_index[i].cx, 3) for i in range(6)] == sorted(round(by_index[i].cx, 3) for i in range(6))
+    assert all(by_index[i].cy < by_index[11 - i].cy for i in range(6))  # South's row nearer y = 0
+    # Each store on its owner's right: South's at +x, North's at -x.
+    assert (right.store.index, left.store.index) == (layout.SOUTH, layout.NORTH)
+    assert right.store.cx > max(s.cx for s in right.pits) and left.store.cx < min(s.cx for s in left.pits)
+
+
+def test_neighbouring_pits_keep_the_web_and_margins():
+    p = GiuthiBoardParams()
+    lay = layout.half_layout(p, "right")
+    xs = sorted({s.cx for s in lay.pits})
+    assert np.diff(xs) == pytest.approx([p.pit_diameter_mm + p.web_mm] * 2)
+    rim_to_edge = min(s.cy - s.length / 2 for s in lay.pits)
+    assert rim_to_edge == pytest.approx(p.margin_mm)
+    outer = lay.outline.x1 - (lay.store.cx + lay.store.width / 2)
+    assert outer == pytest.approx(p.margin_mm)
+
+
+def test_knuckles_alternate_and_notches_clear_them():
+    p = GiuthiBoardParams()
+    knuckles = layout.hinge_knuckles(p)
+    for end in (0, 1):
+        near = sorted((k for k in knuckles if (k.y0 < p.half_width_mm / 2) == (end == 0)), key=lambda k: k.y0)
+        assert [k.side for k in near] == (["right", "left"] if end == 0 else ["left", "right"])
+        a, b = near
+        assert b.y0 - a.y1 == pytest.approx(p.hinge_gap_mm)
+    for side in layout.SIDES:
+        lay = layout.half_layout(p, side)
+        other = [k for k in knuckles if k.side != side]
+        for k, (y0, y1) in zip(other, lay.notches):
+            assert y0 < k.y0 and y1 > k.y1
+        # The notch sweeps the knuckle's far point (its 45-degree foot at the fold face) with room.
+        foot = math.hypot(p.seam_gap_mm / 2, p.knuckle_radius_mm * math.sqrt(2) + p.seam_gap_mm / 2)
+        assert lay.notch_radius >= foot + p.hinge_gap_mm - 1e-9
+
+
+def test_pilot_in_the_biting_half_and_clearance_in_the_turning_half():
+    p = GiuthiBoardParams()
+    for k in layout.hinge_knuckles(p):
+        if k.side == "left":
+            assert (k.bore, 2 * k.bore_radius) == ("pilot", pytest.approx(p.pilot_diameter_mm))
+            assert k.bore_y1 - k.bore_y0 >= 2.5 * p.screw_diameter_mm
+            # Blind: a full wall closes the bore's far end (y1 at the y = 0 end, y0 at the other).
+            assert max(k.y1 - k.bore_y1, k.bore_y0 - k.y0) >= 1.2 - 1e-9
+        else:
+            assert (k.bore, 2 * k.bore_radius) == ("clearance", pytest.approx(p.clearance_diameter_mm))
+
+
+def test_knuckle_underside_runs_at_45_degrees_from_a_tangent_point():
+    p = GiuthiBoardParams()
+    k = layout.knuckle_profile(p, "left")
+    (cx, cz), (tx, tz), (fx, fz) = k["centre"], k["tangent"], k["foot"]
+    assert math.hypot(tx - cx, tz - cz) == pytest.approx(p.knuckle_radius_mm)
+    assert (tz - fz) / (tx - fx) == pytest.approx(1.0)  # 45 degrees
+    # Tangent: the radius at the tangent point is perpendicular to the underside.
+    assert (tx - cx) * (tx - fx) + (tz - cz) * (tz - fz) == pytest.approx(0.0, abs=1e-5)
+
+
+def test_stadium_volume_matches_a_numerical_integration():
+    s = layout.Stadium("pit", 0, 0.0, 0.0, 36.0, 56.0, 12.5, 6.0)
+    # Independent: integrate the plan area of horizontal slices. At height t above the floor the
+    # slice is a stadium whose half-width shrinks by the quarter-round's inset.
+    r, rf, d, straight = 18.0, 6.0, 12.5, 20.0
+    ts = np.linspace(0, d, 200_001)
+    inset = np.where(ts < rf, rf - np.sqrt(np.clip(rf * rf - (rf - ts) ** 2, 0, None)), 0.0)
+    a = r - inset
+    area = math.pi * a * a + 2 * a * straight
+    numeric = float(np.sum((area[1:] + area[:-1]) / 2 * np.diff(ts)))
+    assert layout.stadium_volume_mm3(s) == pytest.approx(numeric, rel=1e-4)
+
+
+def test_band_groove_sits_between_the_store_and_the_pits():
+    p = GiuthiBoardParams()
+    for side in layout.SIDES:
+        lay = layout.half_layout(p, side)
+        store_edge = lay.store.cx - lay.sign * lay.store.width / 2
+        pit_edge = max((s.cx + lay.sign * s.width / 2 for s in lay.pits), key=abs)
+        assert min(store_edge, pit_edge) < lay.groove_x < max(store_edge, pit_edge)
+
+
+# -- checks on hand-made meshes (no CAD) ----------------------------------------------------------
+
+
+def heightfield(heights: np.ndarray, cell: float = 1.0, x0: float = 0.0, y0: float = 0.0) -> trimesh.Trimesh:
+    """A closed solid: flat bottom at z = 0, top through vertex heights ``heights[j, i]``."""
+    ny, nx = heights.shape
+    xs, ys = x0 + cell * np.arange(nx), y0 + cell * np.arange(ny)
+    gx, gy = np.meshgrid(xs, ys)
+    top = np.c_[gx.ravel(), gy.ravel(), heights.ravel()]
+    bottom = np.c_[gx.ravel(), gy.ravel(), np.zeros(nx * ny)]
+    verts = np.vstack([top, bottom])
+    idx = np.arange(nx * ny).reshape(ny, nx)
+    a, b, c, d = idx[:-1, :-1].ravel(), idx[:-1, 1:].ravel(), idx[1:, 1:].ravel(), idx[1:, :-1].ravel()
+    off = nx * ny
+    faces = [np.c_[a, b, c], np.c_[a, c, d], np.c_[a + off, c + off, b + off], np.c_[a + off, d + off, c + off]]
+    ring = np.r_[idx[0, :], idx[1:, -1], idx[-1, -2::-1], idx[-2:0:-1, 0]]
+    p, q = ring, np.roll(ring, -1)
+    faces += [np.c_[p, p + off, q + off], np.c_[p, q + off, q]]
+    mesh = trimesh.Trimesh(verts, np.vstack(faces), process=True)
+    if mesh.volume < 0:
+        mesh.invert()
+    return mesh
+
+
+def toy_half(side: str, drop_pit: bool = False, n: int = 6) -> trimesh.Trimesh:
+    """A plain plate 12 mm thick with 2 rows of n/2 round dips and a long store dip at the outer end."""
+    cols = n // 2
+    length, width = 20.0 * cols + 30.0, 50.0
+    xs, ys = np.arange(0, length + 0.5, 0.5), np.arange(0, width + 0.5, 0.5)
+    gx, gy = np.meshgrid(xs, ys)
+    h = np.full(gx.shape, 12.0)
+    for c in range(cols):
+        for row_y in (14.0, 36.0):
+            if drop_pit and c == 0 and row_y == 14.0:
+                continue
+            r = np.hypot(gx - (12.0 + 20.0 * c), gy - row_y)
+            h = np.minimum(h, np.where(r < 8.0, 4.0 + 8.0 * (r / 8.0) ** 2, 12.0))
+    store = (np.abs(gx - (length - 12.0)) < 7.0) & (np.abs(gy - 25.0) < 21.0)
+    h = np.where(store, 5.0, h)
+    # Seal the border so every dip is closed by the plate's top (a cavity, not a notch).
+    h[[0, -1], :] = 12.0
+    h[:, [0, -1]] = 12.0
+    mesh = heightfield(h, 0.5)
+    if side == "left":
+        mesh = trimesh.Trimesh(mesh.vertices * [-1.0, 1.0, 1.0] - [1.0, 0, 0], mesh.faces[:, ::-1], process=True)
+    else:
+        mesh.apply_translation([1.0, 0, 0])
+    return mesh
+
+
+def test_heightfield_helper_makes_a_closed_solid():
+    m = heightfield(np.full((5, 7), 3.0), cell=2.0)
+    assert m.is_watertight and m.is_winding_consistent
+    assert m.volume == pytest.approx(12 * 8 * 3)
+    assert check.check_solid("box", m).ok
+
+
+def test_a_mesh_with_a_hole_in_it_is_not_a_solid():
+    m = heightfield(np.full((5, 7), 3.0))
+    broken = trimesh.Trimesh(m.vertices, m.faces[1:], process=True)
+    result = check.check_solid("box", broken)
+    assert not result.ok and "not watertight" in result.detail
+
+
+def test_cavities_are_found_and_classified_as_the_rule_core_board():
+    # A toy 2 x 4 board: each half has 2 columns of 2 pits and a store at its outer end.
+    halves = {side: toy_half(side, n=4) for side in check.SIDES}
+    found = []
+    for side in check.SIDES:
+        rim, cavities, _ = check.find_cavities(halves[side])
+        assert rim == pytest.approx(12.0)
+        assert len(cavities) == 5
+        found += cavities
+    stores, rows, why = check.classify_board(found, 4)
+    assert why == "" and len(stores) == 2 and [len(r) for r in rows] == [4, 4]
+    assert stores[0].cx < 0 < stores[1].cx
+    assert all(c.depth == pytest.approx(8.0, abs=0.05) for c in rows[0] + rows[1])
+    # A paraboloid dip of radius 8 and depth 8 holds pi r^2 d / 2.
+    assert all(c.volume == pytest.approx(math.pi * 64 * 8 / 2, rel=0.03) for c in rows[0] + rows[1])
+    assert stores[1].volume == pytest.approx(14 * 42 * 7, rel=0.05)
+
+
+def toy_pair(drop_pit: bool = False) -> list:
+    found = []
+    for side in check.SIDES:
+        found += check.find_cavities(toy_half(side, drop_pit=drop_pit and side == "left", n=4))[1]
+    return found
+
+
+def test_a_missing_pit_fails_the_board_match():
+    assert check.classify_board(toy_pair(), 4)[2] == ""
+    why = check.classify_board(toy_pair(drop_pit=True), 4)[2]
+    assert "found 9 cavities" in why
+
+
+def test_bed_fit_and_bed_face():
+    small = heightfield(np.full((3, 3), 5.0), cell=50.0)
+    assert check.check_bed_fit("part", small).ok
+    assert check.check_bed_face("part", small).ok
+    too_long = heightfield(np.full((3, 3), 5.0), cell=125.0)  # 250 mm: over the 245 mm usable
+    result = check.check_bed_fit("part", too_long)
+    assert not result.ok and "250.0 x 250.0" in result.detail
+
+
+def two_boxes(lower: tuple, upper: tuple) -> trimesh.Trimesh:
+    """A post on the bed and a second box given by (extents, centre): one mesh, two shells."""
+    a = trimesh.creation.box(extents=lower[0])
+    a.apply_translation(lower[1])
+    b = trimesh.creation.box(extents=upper[0])
+    b.apply_translation(upper[1])
+    return trimesh.util.concatenate([a, b])
+
+
+def test_a_wide_ceiling_fails_and_a_short_bridge_passes():
+    short = two_boxes(((30, 30, 10), (15, 15, 5)), ((8, 40, 2), (50, 15, 11)))
+    _, spans, _ = check.overhangs(short)
+    assert max(spans) == pytest.approx(8.0, abs=0.5)
+    wide = two_boxes(((30, 30, 10), (15, 15, 5)), ((20, 40, 2), (50, 15, 11)))
+    result = [r for r in check.check_printability("part", wide) if r.name.endswith("bridges")][0]
+    assert not result.ok and "20." in result.detail
+
+
+def test_a_sloped_overhang_fails():
+    post = trimesh.creation.box(extents=(20, 20, 10))
+    post.apply_translation((10, 10, 5))
+    tilted = trimesh.creation.box(extents=(10, 10, 10))
+    # Turned 60 degrees about y: one face looks down at 60 degrees from vertical.
+    tilted.apply_transform(trimesh.transformations.rotation_matrix(math.radians(60), (0, 1, 0)))
+    tilted.apply_translation((50, 10, 20))
+    area, _, angle = check.overhangs(trimesh.util.concatenate([post, tilted]))
+    assert area == pytest.approx(100.0, rel=1e-6) and angle == pytest.approx(60.0, abs=0.01)
+    upright = trimesh.creation.box(extents=(10, 10, 10))
+    upright.apply_translation((50, 10, 5))
+    assert check.overhangs(trimesh.util.concatenate([post, upright]))[0] == 0.0
+
+
+@pytest.mark.parametrize("thickness,ok", [(0.8, False), (1.19, True), (2.0, True)])
+def test_wall_thickness(thickness, ok):
+    fin = trimesh.creation.box(extents=(thickness, 30, 15))
+    fin.apply_translation((0, 15, 7.5))
+    measured, _ = check.wall_thickness(fin)
+    assert measured == pytest.approx(thickness, abs=1e-6)
+    assert (measured >= 1.2 - check.WALL_TOLERANCE_MM) == ok
+
+
+def test_wall_thickness_of_a_tilted_plate_is_its_true_thickness():
+    plate = trimesh.creation.box(extents=(40, 40, 1.0))
+    plate.apply_transform(trimesh.transformations.rotation_matrix(math.radians(30), (1, 0, 0)))
+    measured, _ = check.wall_thickness(plate)
+    assert measured == pytest.approx(1.0, abs=1e-6)
+
+
+def test_interference_and_the_fold():
+    a = trimesh.creation.box(extents=(10, 10, 10))
+    a.apply_translation((-5, 5, 5))
+    b = trimesh.creation.box(extents=(10, 10, 10))
+    b.apply_translation((5.5, 5, 5))  # 0.5 mm apart
+    assert check.interference(a, b.vertices, b.faces)[0] == 0.0
+    b.apply_translation((-1.5, 0, 0))  # now 1 mm into a
+    worst, volume = check.interference(a, b.vertices, b.faces, step=0.25)
+    assert worst == pytest.approx(10.0) and volume == pytest.approx(100.0, rel=0.05)
+    # Half-turn about the line x = 0, z = 10: (5.5, y, 5) -> (-5.5, y, 15).
+    assert check.fold(np.array([[5.5, 3.0, 5.0]]), 0.0, 10.0) == pytest.approx(np.array([[-5.5, 3.0, 15.0]]))
+
+
+def test_manifest_name_for_a_half():
+    from pathlib import Path
+
+    assert check.manifest_for(Path("o/giuthi-board-left-2x6-4seeds.stl")) == Path("o/giuthi-board-2x6-4seeds.json")
+
+
+# -- the cadquery build (slow) --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    cad = pytest.importorskip("printables.cad.giuthi_board")
+    p = GiuthiBoardParams()
+    halves = cad.build_halves(p)
+    out = tmp_path_factory.mktemp("giuthi")
+    paths = cad.write_board(p, halves, out)
+    return p, halves, out, paths
+
+
+def _mesh(cad, shape) -> trimesh.Trimesh:
+    v, f = cad.mesh_arrays(shape)
+    return trimesh.Trimesh(v, f, process=True)
+
+
+@pytest.mark.slow
+def test_default_board_files_and_every_check_pass(built):
+    p, _, out, paths = built
+    names = sorted(x.name for x in paths)
+    assert names == [
+        "giuthi-board-2x6-4seeds.json",
+        "giuthi-board-left-2x6-4seeds.step",
+        "giuthi-board-left-2x6-4seeds.stl",
+        "giuthi-board-right-2x6-4seeds.step",
+        "giuthi-board-right-2x6-4seeds.stl",
+    ]
+    manifest = json.loads((out / "giuthi-board-2x6-4seeds.json").read_text())
+    assert manifest["kind"] == "giuthi-board" and manifest["params"] == p.as_dict()
+    assert (out / "giuthi-board-left-2x6-4seeds.stl").read_bytes()[:6] != b"solid "  # binary
+    results = check.check_stl_file(out / "giuthi-board-left-2x6-4seeds.stl")
+    failed = [str(r) for r in results if not r.ok]
+    assert failed == []
+    names = {r.name for r in results}
+    for expected in ("left: solid", "right: fits bed", "pits and stores", "pit capacity", "store capacity",
+                     "closed board holds all seeds", "screw holes coaxial", "halves clear folded",
+                     "closes face to face", "left: overhangs", "right: walls", "left: bridges"):
+        assert expected in names
+
+
+@pytest.mark.slow
+def test_same_parameters_give_a_byte_identical_stl(built):
+    import printables.cad.giuthi_board as cad
+
+    p, _, out, _ = built
+    again = cad.build_half(p, "left")
+    v, f = cad.mesh_arrays(again)
+    assert cad.stl_bytes(v, f) == (out / "giuthi-board-left-2x6-4seeds.stl").read_bytes()
+
+
+@pytest.mark.slow
+def test_a_filled_pit_fails_the_pit_count(built):
+    import cadquery as cq
+
+    import printables.cad.giuthi_board as cad
+
+    p, halves, out, _ = built
+    pit = layout.half_layout(p, "left").pits[0]
+    plug = cq.Solid.makeBox(pit.width + 1, pit.length + 1, p.thickness_mm - 1.0,
+                            cq.Vector(pit.cx - pit.width / 2 - 0.5, pit.cy - pit.length / 2 - 0.5, 1.0))
+    broken = _mesh(cad, halves["left"].fuse(plug).clean())
+    good = check.load_mesh(out / "giuthi-board-right-2x6-4seeds.stl")
+    results = {r.name: r for r in check.check_cavities({"left": broken, "right": good}, p)}
+    assert not results["pits and stores"].ok
+    assert "found 13 cavities" in results["pits and stores"].detail
+
+
+@pytest.mark.slow
+def test_a_half_too_large_fails_the_bed_check(built):
+    _, _, out, _ = built
+    mesh = check.load_mesh(out / "giuthi-board-left-2x6-4seeds.stl")
+    assert check.check_bed_fit("left", mesh).ok
+    mesh.apply_scale((1.7, 1.0, 1.0))
+    assert not check.check_bed_fit("left", mesh).ok
+
+
+@pytest.mark.slow
+def test_a_hole_moved_by_1_mm_fails_coaxiality(built):
+    import cadquery as cq
+
+    import printables.cad.giuthi_board as cad
+
+    p, halves, out, _ = built
+    lay = layout.half_layout(p, "right")
+    # Fill the right half's clearance bores and bore them again 1 mm along x.
+    plugs = [cq.Workplane("XZ", origin=(0, k.bore_y0, 0)).center(0, p.thickness_mm)
+             .circle(k.bore_radius * 2.2).extrude(-(k.bore_y1 - k.bore_y0)).val() for k in lay.knuckles]
+    moved = dataclasses.replace(lay, axis_x=lay.axis_x + 1.0)
+    shape = cad._screw_holes(halves["right"].fuse(*plugs).clean(), moved)
+    meshes = {"left": check.load_mesh(out / "giuthi-board-left-2x6-4seeds.stl"), "right": _mesh(cad, shape)}
+    results = {r.name: r for r in check.check_hinge(meshes, p)}
+    assert not results["screw holes coaxial"].ok
+    # Two bores on the axis and two 1 mm beside it: the common axis lies halfway.
+    off = float(re.search(r"worst off by ([0-9.]+) mm", results["screw holes coaxial"].detail).group(1))
+    assert off == pytest.approx(0.5, abs=0.02)
+
+
+@pytest.mark.slow
+def test_an_overhanging_ledge_a_thin_fin_and_a_bump_fail(built):
+    import cadquery as cq
+
+    import printables.cad.giuthi_board as cad
+
+    p, halves, out, _ = built
+    lay = layout.half_layout(p, "left")
+    x_end, h = lay.outline.x0, p.thickness_mm
+    # A ledge 15 mm out from the outer end, 5 mm below the playing surface: an unsupported ceiling.
+    ledge = cq.Solid.makeBox(15.5, 20, 2, cq.Vector(x_end - 15, 40, h - 5))
+    # A 0.8 mm fin standing on the bed against the outer end.
+    fin = cq.Solid.makeBox(10.5, 0.8, 8, cq.Vector(x_end - 10, 80, 0))
+    broken = _mesh(cad, halves["left"].fuse(ledge, fin).clean())
+    results = {r.name: r for r in check.check_printability("left", broken)}
+    widest = float(re.search(r"widest span ([0-9.]+) mm", results["left: bridges"].detail).group(1))
+    assert not results["left: bridges"].ok and widest == pytest.approx(15.0, abs=0.5)
+    assert not results["left: walls"].ok and "0.80 mm" in results["left: walls"].detail
+    # A 2 mm bump on the playing surface keeps the right half from folding down onto it.
+    pit = lay.pits[0]
+    bump = cq.Solid.makeBox(4, 4, 2, cq.Vector(pit.cx - 2, pit.cy + pit.length / 2 + 0.5 - 2, h - 0.5))
+    bumped = _mesh(cad, halves["left"].fuse(bump).clean())
+    right = check.load_mesh(out / "giuthi-board-right-2x6-4seeds.stl")
+    results = {r.name: r for r in check.check_hinge({"left": bumped, "right": right}, p)}
+    assert not results["halves clear folded"].ok
+    assert results["halves clear open flat"].ok
