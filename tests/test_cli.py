@@ -95,3 +95,18 @@ def test_sheet_commands_do_not_import_cadquery(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_written_files_get_ordinary_permissions(tmp_path):
+    import os
+    import stat
+
+    from printables.fileio import write_atomic
+
+    umask = os.umask(0o022)
+    try:
+        path = write_atomic(tmp_path / "x.bin", b"data")
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    assert path.read_bytes() == b"data" and [p.name for p in tmp_path.iterdir()] == ["x.bin"]
