@@ -1,0 +1,223 @@
+"""Parameters of a Breakfast Shy postcard (or a sheet of them), validated when built.
+
+Besides the parameters this module holds the facts that the layout and the check share about a
+card without either importing the other: postcard sizes, how many cards a sheet holds
+(:func:`imposition`), the colour of the card's top band and bottom stripe (how a checker finds a
+card on the page), and how the difficulty of a layout is measured.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from printables.errors import ParameterError
+from printables.paper import PAPER_SIZES_MM
+from printables.rules import peas
+
+POSTCARDS = ("a6", "4x6")
+SHEET_PAPERS = ("none", "a4", "letter")  # none: one card per page, the page the size of the card
+BLEEDS_MM = (0.0, 3.0)
+MIN_PEA_MM = 10.0  # a digit written in pencil needs about this much room
+MAX_PEA_MM = 20.0  # larger peas are more card than game
+MAX_RECTANGLE_SIDE = 12  # no card has room for more peas in a row at MIN_PEA_MM
+
+# Crop marks: thin lines on the extension of each cut line, this far from the trim (outside any
+# bleed) and this long. Every mark has exactly this length, which is how a checker tells them apart.
+MARK_OFFSET_MM = 2.0
+MARK_LENGTH_MM = 5.0
+MARK_LINE_MM = 0.15
+# With bleed, the cards of a sheet need a gutter for two bleeds and room for the marks outside.
+BLEED_EDGE_MM = MARK_OFFSET_MM + MARK_LENGTH_MM
+
+# The card's drawing convention: its top band and bottom stripe are filled with this green and run
+# to the trim (or over it by the bleed) on three sides, so the card's trim box can be read back.
+BAND_RGB = (0.36, 0.55, 0.2)
+
+# How a layout that is not a preset is measured for the card's difficulty line (presets use the
+# rule core's EXPECTED_SMUSHED, measured with 400 look-ahead games).
+ANALYSIS_POLICY = "lookahead"
+ANALYSIS_GAMES = 60
+ANALYSIS_SEED = 0
+
+
+def postcard_size_mm(postcard: str, landscape: bool) -> tuple[float, float]:
+    """Width and height of a postcard in mm, turned sideways if ``landscape``."""
+    if postcard not in POSTCARDS:
+        raise ParameterError(f"postcard {postcard!r}: use one of {', '.join(POSTCARDS)}")
+    short, long = PAPER_SIZES_MM[postcard]
+    return (long, short) if landscape else (short, long)
+
+
+@dataclass(frozen=True)
+class Imposition:
+    """How cards sit on a sheet: page size, grid of cards and the gutter between them, in mm."""
+
+    page_w: float
+    page_h: float
+    cols: int
+    rows: int
+    gutter: float
+
+    @property
+    def count(self) -> int:
+        """Cards on one page."""
+        return self.cols * self.rows
+
+    @property
+    def page_landscape(self) -> bool:
+        """True if the page is wider than tall."""
+        return self.page_w > self.page_h
+
+
+def _fits(length: float, card: float, gutter: float, edge: float) -> int:
+    """How many cards of ``card`` mm fit along ``length`` mm with gutters and edges."""
+    n = 0
+    while (n + 1) * card + n * gutter + 2 * edge <= length + 1e-9:
+        n += 1
+    return n
+
+
+def imposition(postcard: str, landscape: bool, paper: str, bleed: float) -> Imposition:
+    """The sheet for ``paper``: the page turned whichever way holds the most cards, never scaled.
+
+    Without bleed the cards share their cut lines and may reach the paper's edge (4 x A6 fill an
+    A4 exactly); with bleed they stand apart by two bleeds and keep room for crop marks outside.
+    Between equal counts the page with the wider smallest margin wins.
+    """
+    card_w, card_h = postcard_size_mm(postcard, landscape)
+    if paper == "none":
+        return Imposition(card_w + 2 * bleed, card_h + 2 * bleed, 1, 1, 0.0)
+    if paper not in PAPER_SIZES_MM or paper not in SHEET_PAPERS:
+        raise ParameterError(f"paper {paper!r}: use one of {', '.join(SHEET_PAPERS)}")
+    gutter = 2 * bleed
+    edge = bleed + BLEED_EDGE_MM if bleed else 0.0
+    best: tuple[tuple[int, float], Imposition] | None = None
+    short, long = PAPER_SIZES_MM[paper]
+    for page_w, page_h in ((short, long), (long, short)):
+        cols = _fits(page_w, card_w, gutter, edge)
+        rows = _fits(page_h, card_h, gutter, edge)
+        if cols * rows == 0:
+            continue
+        margin = min(page_w - cols * card_w - (cols - 1) * gutter, page_h - rows * card_h - (rows - 1) * gutter)
+        key = (cols * rows, margin)
+        if best is None or key > best[0]:
+            best = (key, Imposition(page_w, page_h, cols, rows, gutter))
+    if best is None:
+        raise ParameterError(f"paper {paper!r}: a {postcard} card with {bleed:g} mm bleed does not fit on it")
+    return best[1]
+
+
+@dataclass(frozen=True)
+class PeaCard:
+    """A Breakfast Shy postcard: pea layout, card format, sheet, bleed, pea size and back page."""
+
+    layout: str = peas.DEFAULT_LAYOUT_NAME  # a preset name (see rules.peas.LAYOUTS) or a mask
+    rows: int | None = None  # rows/cols: a full rectangle instead of a layout (the other side: 5 rows, 7 cols)
+    cols: int | None = None
+    postcard: str = "a6"
+    landscape: bool = True
+    paper: str = "none"
+    bleed: float = 0.0
+    pea_mm: float | None = None  # None: the largest from 14 mm down to 10 mm that fits the card
+    back: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.layout, str):
+            raise ParameterError(f"layout {self.layout!r}: give a preset name ({', '.join(peas.LAYOUTS)}) or a mask such as ooo/o.o/ooo")
+        for name in ("rows", "cols"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_RECTANGLE_SIDE
+            ):
+                raise ParameterError(f"{name} {value!r}: use a whole number from 1 to {MAX_RECTANGLE_SIDE}")
+        if (self.rows is not None or self.cols is not None) and self.layout.strip() != peas.DEFAULT_LAYOUT_NAME:
+            raise ParameterError(
+                f"layout {self.layout!r} and rows/cols: give either a layout or rows and cols, not both"
+            )
+        try:
+            self.card_layout()
+        except peas.LayoutError as error:
+            raise ParameterError(f"layout {self._layout_words()}: {error}") from None
+        if self.postcard not in POSTCARDS:
+            raise ParameterError(f"postcard {self.postcard!r}: use one of {', '.join(POSTCARDS)}")
+        if not isinstance(self.landscape, bool):
+            raise ParameterError(f"landscape {self.landscape!r}: use true or false")
+        if self.paper not in SHEET_PAPERS:
+            raise ParameterError(f"paper {self.paper!r}: use one of {', '.join(SHEET_PAPERS)}")
+        if isinstance(self.bleed, bool) or not isinstance(self.bleed, (int, float)) or float(self.bleed) not in BLEEDS_MM:
+            raise ParameterError(f"bleed {self.bleed!r} mm: use {' or '.join(f'{b:g}' for b in BLEEDS_MM)}")
+        object.__setattr__(self, "bleed", float(self.bleed))
+        if self.pea_mm is not None:
+            if isinstance(self.pea_mm, bool) or not isinstance(self.pea_mm, (int, float)) or not MIN_PEA_MM <= self.pea_mm <= MAX_PEA_MM:
+                raise ParameterError(
+                    f"pea {self.pea_mm!r} mm: use {MIN_PEA_MM:g} to {MAX_PEA_MM:g} mm (a digit must fit in a pea)"
+                )
+            object.__setattr__(self, "pea_mm", float(self.pea_mm))
+        if not isinstance(self.back, bool):
+            raise ParameterError(f"back {self.back!r}: use true or false")
+
+    def _layout_words(self) -> str:
+        if self.rows is not None or self.cols is not None:
+            return f"{self._rectangle()[0]}x{self._rectangle()[1]}"
+        return repr(self.layout)
+
+    def _rectangle(self) -> tuple[int, int]:
+        default = peas.DEFAULT_LAYOUT
+        return (self.rows or default.rows, self.cols or default.cols)
+
+    def card_layout(self) -> peas.Layout:
+        """The pea layout of the card, from the rule core."""
+        if self.rows is not None or self.cols is not None:
+            return peas.Layout.rectangle(*self._rectangle())
+        return peas.resolve_layout(self.layout)
+
+    def layout_name(self) -> str | None:
+        """The preset name of the card's layout, or None for a layout of one's own."""
+        layout = self.card_layout().normalised()
+        for name, preset in peas.LAYOUTS.items():
+            if preset.normalised() == layout:
+                return name
+        return None
+
+    def is_rectangle(self) -> bool:
+        """True if the layout is a full rectangle of peas."""
+        layout = self.card_layout().normalised()
+        return len(layout) == layout.rows * layout.cols
+
+    def card_size_mm(self) -> tuple[float, float]:
+        """Width and height of the card (trim size) in mm."""
+        return postcard_size_mm(self.postcard, self.landscape)
+
+    def imposition(self) -> Imposition:
+        """The page and the grid of cards on it."""
+        return imposition(self.postcard, self.landscape, self.paper, self.bleed)
+
+    def file_stem(self) -> str:
+        """A file name derived from the parameters, e.g. ``peas-default-a6-4up-a4``."""
+        name = self.layout_name()
+        layout = self.card_layout().normalised()
+        if name is None and self.is_rectangle():
+            name = f"{layout.rows}x{layout.cols}grid"
+        elif name is None:
+            name = "mask-" + hashlib.sha1(str(layout).encode()).hexdigest()[:8]
+        parts = ["peas", name, self.postcard]
+        if not self.landscape:
+            parts.append("portrait")
+        if self.pea_mm is not None:
+            parts.append(f"{self.pea_mm:g}mm")
+        if self.paper != "none":
+            parts.append(f"{self.imposition().count}up-{self.paper}")
+        if self.bleed:
+            parts.append(f"bleed{self.bleed:g}")
+        if self.back:
+            parts.append("back")
+        return "-".join(parts)
+
+
+def expected_smushed(layout: peas.Layout, name: str | None) -> float:
+    """The mean smushed peas printed on the card: the preset's measured value, else a fresh measure."""
+    if name is not None:
+        return peas.EXPECTED_SMUSHED[name]
+    analysis = peas.analyse_layout(layout, games=ANALYSIS_GAMES, seed=ANALYSIS_SEED, policy=ANALYSIS_POLICY)
+    return round(analysis.mean, 2)
