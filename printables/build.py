@@ -41,6 +41,7 @@ class Built:
     preset: Preset
     paths: tuple[Path, ...]
     results: tuple[CheckResult, ...]
+    checked: tuple[Path, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -48,16 +49,32 @@ class Built:
         return all(r.ok for r in self.results)
 
 
-def build_preset(preset: Preset, output: Path) -> Built:
-    """Build one preset into ``output/<kind>/`` and check every file it wrote."""
-    from printables.check.dispatch import check_file
+def build_preset(preset: Preset, output: Path, progress=lambda message: None) -> Built:
+    """Build one preset into ``output/<kind>/`` and check what it wrote.
+
+    A sheet is one PDF named from its parameters; a model is a folder named after the preset
+    (``output/giuthi-board/giuthi-default/``), since each holds a whole printable set.
+    """
+    from printables.check.dispatch import check_file, expand
+    from printables.models import MODEL_KINDS, build_giuthi, model_params
     from printables.sheets import SHEET_KINDS, sheet_params, write_sheet
 
+    source = f"{preset.path} [params]"
     if preset.kind in SHEET_KINDS:
-        params = sheet_params(preset.kind, preset.params, f"{preset.path} [params]")
+        params = sheet_params(preset.kind, preset.params, source)
         path = write_sheet(preset.kind, params, output / preset.kind / f"{params.file_stem()}.pdf")
-        paths = (path,)
+        paths: tuple[Path, ...] = (path,)
+        checked = [path]
+    elif preset.kind in MODEL_KINDS:
+        params = model_params(preset.kind, preset.params, source)
+        folder = output / preset.kind / preset.name
+        paths = tuple(build_giuthi(params, folder, progress=progress))
+        checked = expand(folder)
     else:
-        raise ParameterError(f"{preset.path}: unknown kind {preset.kind!r}")
-    results = tuple(r for p in paths for r in check_file(p))
-    return Built(preset, paths, results)
+        known = ", ".join(sorted(SHEET_KINDS) + list(MODEL_KINDS))
+        raise ParameterError(f"{preset.path}: unknown kind {preset.kind!r}; known kinds: {known}")
+    results = []
+    for path in checked:
+        progress(f"checking {path.name}")
+        results += [CheckResult(f"{path.name}: {r.name}", r.ok, r.detail) for r in check_file(path)]
+    return Built(preset, paths, tuple(results), tuple(checked))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 from pathlib import Path
 
 from printables.check.results import CheckResult
@@ -13,6 +14,7 @@ PDF_CHECKS = {
     "minefield": "printables.check.minefield:check_minefield",
     "peas": "printables.check.peas:check_peas",
     "patchwork": "printables.check.patchwork:check_patchwork",
+    "giuthi-print-settings": "printables.check.giuthi_card:check_print_card",
 }
 
 
@@ -21,23 +23,72 @@ def _load(spec: str):
     return getattr(importlib.import_module(module), name)
 
 
+def expand(path: Path) -> list[Path]:
+    """The checkable files a path stands for: a folder gives its PDFs, board manifests and seed sprues."""
+    path = Path(path)
+    if not path.is_dir():
+        return [path]
+    found = sorted(path.glob("*.pdf")) + sorted(path.glob("giuthi-board-*.json")) + sorted(path.glob("giuthi-seeds-*.stl"))
+    return found
+
+
+def slicer_required() -> bool:
+    """In CI the slicer checks must run: a missing PrusaSlicer fails them instead of skipping."""
+    return bool(os.environ.get("CI"))
+
+
+def _slices(stls: list[Path]) -> list[CheckResult]:
+    from printables.check.slicer import check_slices
+
+    results = []
+    for stl in stls:
+        results += [
+            CheckResult(f"{stl.stem}: {r.name}", r.ok, r.detail) for r in check_slices(stl, require_slicer=slicer_required())
+        ]
+    return results
+
+
 def check_file(path: Path) -> list[CheckResult]:
     """Run every check that applies to ``path``; an unreadable or unknown file is a failed check."""
     path = Path(path)
     if not path.exists():
         return [CheckResult("file", False, f"{path} does not exist")]
-    if path.suffix.lower() == ".pdf":
-        from printables.check.pdf import read_pdf
+    suffix = path.suffix.lower()
+    name = path.name
+    if suffix == ".pdf":
+        return _check_pdf(path)
+    if suffix == ".json" and name.startswith("giuthi-board-"):
+        from printables.check.giuthi_stl import check_board, load_manifest
 
+        results = check_board(path)
         try:
-            drawing = read_pdf(path)
-        except Exception as error:  # a damaged file is a failed check, not a crash
-            return [CheckResult("read PDF", False, f"{type(error).__name__}: {error}")]
-        kind = drawing.kind
-        if kind not in PDF_CHECKS:
-            return [CheckResult("kind", False, f"no printables kind in the PDF keywords ({drawing.keywords!r})")]
-        try:
-            return [CheckResult("kind", True, kind)] + _load(PDF_CHECKS[kind])(drawing)
-        except (KeyError, ValueError, TypeError) as error:
-            return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")]
-    return [CheckResult("kind", False, f"{path.name}: no check knows files of type {path.suffix or '(none)'}")]
+            data, _ = load_manifest(path)
+            stls = [path.parent / data["parts"][side] for side in ("left", "right")]
+        except (OSError, KeyError, TypeError, ValueError):
+            return results
+        return results + _slices(stls)
+    if suffix == ".stl" and name.startswith("giuthi-board-"):
+        from printables.check.giuthi_stl import check_stl_file
+
+        return check_stl_file(path) + _slices([path])
+    if suffix == ".stl" and name.startswith("giuthi-seeds-"):
+        from printables.check.giuthi_seeds import check_seed_sprue
+
+        return check_seed_sprue(path) + _slices([path])
+    return [CheckResult("kind", False, f"{name}: no check knows this file (PDF sheets, Giuthi STLs and manifests)")]
+
+
+def _check_pdf(path: Path) -> list[CheckResult]:
+    from printables.check.pdf import read_pdf
+
+    try:
+        drawing = read_pdf(path)
+    except Exception as error:  # a damaged file is a failed check, not a crash
+        return [CheckResult("read PDF", False, f"{type(error).__name__}: {error}")]
+    kind = drawing.kind
+    if kind not in PDF_CHECKS:
+        return [CheckResult("kind", False, f"no printables kind in the PDF keywords ({drawing.keywords!r})")]
+    try:
+        return [CheckResult("kind", True, kind)] + _load(PDF_CHECKS[kind])(drawing)
+    except (KeyError, ValueError, TypeError) as error:
+        return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")]

@@ -69,12 +69,16 @@ def build(names: tuple[str, ...], output: Path) -> int:
     chosen = [known[n] for n in names] if names else presets
     failed = 0
     for i, preset in enumerate(chosen, 1):
-        click.echo(f"[{i}/{len(chosen)}] {preset.name} …", err=True)
-        built = build_preset(preset, output)
-        for path in built.paths:
-            status = "ok  " if built.ok else "FAIL"
-            passed = sum(r.ok for r in built.results)
-            click.echo(f"{status} {path}  ({passed}/{len(built.results)} checks)")
+        def progress(message: str, i: int = i, name: str = preset.name) -> None:
+            click.echo(f"[{i}/{len(chosen)}] {name}: {message}", err=True)
+
+        progress("building")
+        built = build_preset(preset, output, progress)
+        passed = sum(r.ok for r in built.results)
+        shown = built.checked or built.paths
+        where = shown[0] if len(shown) == 1 else shown[0].parent
+        status = "ok  " if built.ok else "FAIL"
+        click.echo(f"{status} {preset.name}: {where}  ({len(built.paths)} file(s), {passed}/{len(built.results)} checks)")
         for result in built.results:
             if not result.ok:
                 click.echo(f"     {result}")
@@ -87,10 +91,11 @@ def build(names: tuple[str, ...], output: Path) -> int:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 def check(paths: tuple[Path, ...]) -> int:
     """Read produced files back and check them against the rules and their parameters."""
-    from printables.check.dispatch import check_file
+    from printables.check.dispatch import check_file, expand
 
     failed = 0
-    for path in paths:
+    files = [f for path in paths for f in (expand(path) or [path])]
+    for path in files:
         results = check_file(path)
         bad = [r for r in results if not r.ok]
         click.echo(f"{'FAIL' if bad else 'ok  '} {path}")

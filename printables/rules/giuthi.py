@@ -983,3 +983,27 @@ def required_store_capacity(
 ) -> int:
     """Seeds a printed store must hold: 99.9th percentile of the largest store load per game."""
     return _capacity(pits_per_row, seeds_per_pit)[1]
+
+
+def sample_game(
+    pits_per_row: int = DEFAULT_PITS_PER_ROW,
+    seeds_per_pit: int = DEFAULT_SEEDS_PER_PIT,
+    seed: int = 0,
+    max_turns: int = 400,
+) -> list[tuple[Move, TurnTrace]]:
+    """A seeded game, one sowing at a time chosen uniformly: each move with its traced result.
+
+    Used to show a game as text (``printables giuthi --show``); stops at the end of the game or
+    after ``max_turns`` sowings.
+    """
+    validate_parameters(pits_per_row, seeds_per_pit)
+    rng = random.Random(seed)
+    state = initial_state(pits_per_row, seeds_per_pit)
+    played: list[tuple[Move, TurnTrace]] = []
+    while not is_terminal(state) and len(played) < max_turns:
+        moves = legal_moves(state)
+        move = moves[rng.randrange(len(moves))]
+        trace = apply_traced(state, move)
+        played.append((move, trace))
+        state = trace.state
+    return played

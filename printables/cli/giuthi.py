@@ -1,0 +1,89 @@
+"""``printables giuthi``: the Giuthi folding board and seeds as STL, ready for a Dremel 3D45."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+SCREWS = ("no2", "m2", "m2.5", "m3")
+# CLI option -> GiuthiBoardParams field; only options given on the command line override.
+OPTION_FIELDS = {
+    "pits": "pits_per_row",
+    "seeds": "seeds_per_pit",
+    "pit_diameter": "pit_diameter_mm",
+    "pit_depth": "pit_depth_mm",
+    "thickness": "thickness_mm",
+    "wall": "wall_mm",
+    "screw": "screw",
+    "chamfer": "chamfer_mm",
+    "clearance": "hole_clearance_mm",
+    "seed_diameter": "seed_diameter_mm",
+    "seed_height": "seed_height_mm",
+}
+
+
+@click.command()
+@click.option("--preset", default=None, help="Start from a preset in models/ (see `printables list`).")
+@click.option("--pits", type=int, default=None, help="Pits per row, even, 6 to 10 [default: 6].")
+@click.option("--seeds", type=int, default=None, help="Seeds per pit at the start, 4 to 9 [default: 4]; sizes pits and stores.")
+@click.option("--pit-diameter", type=float, default=None, help="Pit size along the row, mm.")
+@click.option("--pit-depth", type=float, default=None, help="Pit depth, mm.")
+@click.option("--thickness", type=float, default=None, help="Board thickness, bed to playing surface, mm.")
+@click.option("--wall", type=float, default=None, help="Wall thickness, mm (at least 1.2).")
+@click.option("--screw", type=click.Choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
+@click.option("--chamfer", type=float, default=None, help="45-degree chamfer on the bed edges, mm.")
+@click.option("--clearance", type=float, default=None, help="Clearance-hole allowance over the screw diameter, mm.")
+@click.option("--seed-diameter", type=float, default=None, help="Seed diameter, mm.")
+@click.option("--seed-height", type=float, default=None, help="Seed height, mm.")
+@click.option("--slice/--no-slice", "slice_parts", default=True, show_default=True,
+              help="Slice every part with PrusaSlicer (when installed) for the print card's time and filament.")
+@click.option("--previews/--no-previews", default=True, show_default=True, help="Render PNG previews.")
+@click.option("--show", is_flag=True, help="Print a seeded sample game as text (no files), to follow the rules.")
+@click.option("--game-seed", type=int, default=1, show_default=True, help="Seed of the --show game.")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=Path("output/giuthi"),
+              show_default=True, help="Folder for the STL, STEP, profile, card and previews.")
+def giuthi(preset, slice_parts, previews, show, game_seed, output, **options) -> None:
+    """Giuthi board halves and seed sprue (STL + STEP), slicer profile, print card and previews."""
+    from printables.build import all_presets
+    from printables.models import build_giuthi, model_params
+
+    if show:
+        _show_game(options["pits"] or 6, options["seeds"] or 4, game_seed)
+        return
+
+    mapping: dict = {}
+    if preset is not None:
+        presets = {p.name: p for p in all_presets() if p.kind == "giuthi-board"}
+        if preset not in presets:
+            raise click.BadParameter(f"{preset!r}: use one of {', '.join(sorted(presets))}", param_hint="'--preset'")
+        mapping.update(presets[preset].params)
+    mapping.update({OPTION_FIELDS[k]: v for k, v in options.items() if v is not None})
+    board = model_params("giuthi-board", mapping, "giuthi")
+    written = build_giuthi(board, output, slice_parts=slice_parts, previews=previews,
+                           progress=lambda message: click.echo(f"… {message}", err=True))
+    for path in written:
+        click.echo(str(path))
+
+
+def _show_game(pits: int, seeds: int, seed: int) -> None:
+    from printables.rules import giuthi as rules
+
+    try:
+        played = rules.sample_game(pits, seeds, seed)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+    click.echo(rules.render_text(rules.initial_state(pits, seeds)))
+    for number, (move, trace) in enumerate(played, 1):
+        laps = "; ".join(
+            f"{lap.seeds} from {lap.start} {lap.direction} to {lap.end}: {lap.result.value}"
+            + (f" (captures {sum(s for _, s in lap.captured)})" if lap.captured else "")
+            for lap in trace.laps
+        )
+        click.echo(f"\n{number}. {move}" + (f"  [{laps}]" if laps else ""))
+        click.echo(rules.render_text(trace.state))
+    final = played[-1][1].state if played else rules.initial_state(pits, seeds)
+    if rules.is_terminal(final):
+        result = rules.outcome(final)
+        winner = {rules.SOUTH: "South wins", rules.NORTH: "North wins", None: "a draw"}[result.winner]
+        click.echo(f"\nGame over ({rules.end_reason(final).value}): South {result.totals[0]}, North {result.totals[1]}; {winner}.")

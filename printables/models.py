@@ -1,0 +1,95 @@
+"""Model kinds: parameters → CadQuery solids → STL/STEP, plus what a printer needs beside them.
+
+For the Giuthi board that is: both halves and the seed sprue (STL for the slicer, STEP for remixing),
+the parameter manifest the checks read, the Dremel 3D45 PrusaSlicer profile, the print settings card
+with the slicer's time and filament per part (when PrusaSlicer is installed), and PNG previews.
+cadquery is imported only here, inside the build functions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from printables.params.giuthi_board import GiuthiBoardParams
+from printables.params.giuthi_board import from_mapping as board_from_mapping
+
+MODEL_KINDS = ("giuthi-board",)
+PRINT_CARD_FILE = "giuthi-print-settings.pdf"
+SEED_RGB = (196, 62, 40)  # seeds in a colour that stands out against the board's
+
+Progress = Callable[[str], None]
+
+
+def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameters") -> GiuthiBoardParams:
+    """The validated parameters of a model kind."""
+    if kind != "giuthi-board":
+        raise KeyError(kind)
+    return board_from_mapping(dict(mapping), source)
+
+
+def seed_params_for(board: GiuthiBoardParams):
+    """The seed sprue that goes with a board: seeds of the size the board's pits are sized for."""
+    from printables.params.giuthi_seeds import SeedParams
+
+    return SeedParams(seed_diameter_mm=board.seed_diameter_mm, seed_height_mm=board.seed_height_mm)
+
+
+def build_giuthi(
+    board: GiuthiBoardParams,
+    out_dir: Path,
+    *,
+    slice_parts: bool = True,
+    previews: bool = True,
+    progress: Progress = lambda message: None,
+) -> list[Path]:
+    """Build the whole Giuthi set into ``out_dir``; returns every file written."""
+    from printables.cad.giuthi_board import build_halves, write_board
+    from printables.cad.giuthi_seeds import build_seeds
+    from printables.check.slicer import PROFILE_FILE, is_slicer_available, slice_report, write_profile
+    from printables.render.giuthi_card import giuthi_print_card, write_print_card
+
+    out_dir = Path(out_dir)
+    progress("modelling the two board halves")
+    halves = build_halves(board)
+    written = write_board(board, halves, out_dir)
+    progress("modelling the seed sprue")
+    seeds = seed_params_for(board)
+    written += build_seeds(seeds, out_dir)
+    written.append(write_profile(out_dir / PROFILE_FILE))
+    stls = [p for p in written if p.suffix == ".stl"]
+    estimates = {}
+    if slice_parts and is_slicer_available():
+        for stl in stls:
+            progress(f"slicing {stl.name} with PrusaSlicer")
+            estimates[stl.name] = slice_report(stl)
+    card = giuthi_print_card(seeds, estimates, board=board)
+    written.append(write_print_card(card, out_dir / PRINT_CARD_FILE))
+    if previews:
+        progress("rendering previews")
+        written += render_previews(board, out_dir, stls)
+    return written
+
+
+def render_previews(board: GiuthiBoardParams, out_dir: Path, stls: list[Path]) -> list[Path]:
+    """PNG previews: each part as printed, and the board open flat and folded shut."""
+    import trimesh
+
+    from printables.layout.giuthi_board import half_layout
+    from printables.render.preview import PreviewPart, render_parts, render_stl, rotation_about_axis
+
+    written = []
+    for stl in stls:
+        colour = SEED_RGB if stl.name.startswith("giuthi-seeds") else None
+        options = {"colour": colour} if colour else {}
+        written.append(render_stl(stl, out_dir / f"{stl.stem}.png", **options))
+    left = trimesh.load_mesh(out_dir / f"{board.part_name('left')}.stl", file_type="stl")
+    right = trimesh.load_mesh(out_dir / f"{board.part_name('right')}.stl", file_type="stl")
+    stem = f"giuthi-board-{board.stem()}"
+    written.append(render_parts([PreviewPart(left), PreviewPart(right)], out_dir / f"{stem}-open.png"))
+    lay = half_layout(board, "right")
+    folded = rotation_about_axis((lay.axis_x, 0.0, lay.axis_z), (0.0, 1.0, 0.0), 180.0)
+    written.append(
+        render_parts([PreviewPart(left), PreviewPart(right, folded)], out_dir / f"{stem}-folded.png")
+    )
+    return written

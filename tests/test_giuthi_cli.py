@@ -1,0 +1,81 @@
+"""`printables giuthi` as a user runs it: options, refusals, the sample game, the whole set."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from printables.check.dispatch import check_file, expand
+from printables.cli import main
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_help_names_the_parameters():
+    result = invoke("giuthi", "--help")
+    assert result.exit_code == 0
+    for option in ("--pits", "--seeds", "--pit-diameter", "--pit-depth", "--thickness", "--wall", "--screw",
+                   "--chamfer", "--clearance", "--preset", "--show", "--output"):
+        assert option in result.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--pits", "7"], "pits_per_row=7"),
+        (["--pits", "12"], "pits_per_row=12"),
+        (["--seeds", "12"], "seeds_per_pit=12"),
+        (["--seeds", "3"], "seeds_per_pit=3"),
+        (["--wall", "0.5"], "wall_mm=0.5"),
+        (["--pit-diameter", "80"], "pit_diameter_mm=80"),
+        (["--screw", "m5"], "'m5'"),
+        (["--preset", "nope"], "'nope'"),
+    ],
+)
+def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, message):
+    out = tmp_path / "g"
+    result = invoke("giuthi", *args, "-o", str(out))
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0], result.output
+    assert not out.exists()
+
+
+def test_a_board_too_big_for_the_bed_is_refused_with_what_fits(tmp_path):
+    result = invoke("giuthi", "--pits", "10", "--pit-diameter", "45", "-o", str(tmp_path / "g"))
+    assert result.exit_code == 2
+    assert "the largest that fits: pits_per_row=8 or pit_diameter_mm<=39" in result.output
+    assert not (tmp_path / "g").exists()
+
+
+def test_show_prints_a_followable_game():
+    result = invoke("giuthi", "--show", "--game-seed", "3")
+    assert result.exit_code == 0
+    first = result.output.split("\n\n")[0]
+    assert first.splitlines()[1].startswith("North [  0]")
+    assert "   4   4   4   4   4   4" in first and "South to move" in first
+    assert "Game over" in result.output
+    assert result.output == invoke("giuthi", "--show", "--game-seed", "3").output
+
+
+@pytest.mark.slow
+def test_the_whole_set_is_written_and_every_file_passes_its_checks(tmp_path, monkeypatch):
+    out = tmp_path / "giuthi"
+    result = invoke("giuthi", "--preset", "giuthi-travel", "--no-slice", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    names = {p.name for p in out.iterdir()}
+    manifest = next(n for n in names if n.startswith("giuthi-board-") and n.endswith(".json"))
+    stem = manifest[len("giuthi-board-"):-len(".json")]
+    expected = {f"giuthi-board-left-{stem}.stl", f"giuthi-board-right-{stem}.stl", f"giuthi-board-left-{stem}.step",
+                "giuthi-print-settings.pdf", "dremel-3d45-giuthi.ini", f"giuthi-board-{stem}-open.png",
+                f"giuthi-board-{stem}-folded.png"}
+    assert expected <= names
+    assert any(n.startswith("giuthi-seeds-12-") and n.endswith(".stl") for n in names)
+    assert json.loads((out / manifest).read_text())["params"]["pits_per_row"] == 6
+    # The slicer's own checks are tested in test_giuthi_print.py; here the model and card checks.
+    monkeypatch.setattr("printables.check.dispatch._slices", lambda stls: [])
+    for path in expand(out):
+        results = check_file(path)
+        assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
