@@ -13,8 +13,23 @@ from printables.errors import ParameterError
 DEFAULT_OUTPUT = Path("output")
 
 
+# One module per game command; each defines a click command named like its module. They are
+# imported only when used, so `printables harvest` never pays for the other games' rule cores.
+GAME_COMMANDS = ("harvest", "minefield", "peas", "patchwork", "giuthi")
+
+
 class OneLineErrors(click.Group):
     """A group whose usage and parameter errors are one line on stderr with exit code 2."""
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(GAME_COMMANDS))
+
+    def get_command(self, ctx, name):
+        if name in GAME_COMMANDS:
+            import importlib
+
+            return getattr(importlib.import_module(f"printables.cli.{name}"), name)
+        return super().get_command(ctx, name)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         try:
@@ -105,21 +120,3 @@ def check(paths: tuple[Path, ...]) -> int:
     return 1 if failed else 0
 
 
-# One module per game command; each defines a click command named like its module.
-GAME_COMMANDS = ("harvest", "minefield", "peas", "patchwork", "giuthi")
-
-
-def _register() -> None:
-    import importlib
-
-    for name in GAME_COMMANDS:
-        try:
-            module = importlib.import_module(f"printables.cli.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"printables.cli.{name}":
-                raise
-            continue  # a game whose command is not written yet
-        main.add_command(getattr(module, name))
-
-
-_register()
