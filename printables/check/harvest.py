@@ -55,7 +55,7 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
         problems.append(f"{len(grids)} grid(s) drawn, expected {per_page}")
     results.append(CheckResult("grid", not problems, "; ".join(problems) or f"{len(grids)} grid(s): {', '.join(found)}"))
 
-    squares = [b for b in page.boxes if b.fill and abs(b.w - b.h) < 0.01 and b.w < GRID_MIN_CELL_MM]
+    squares = [b for b in page.boxes if b.fill and abs(b.w - b.h) < 0.01]
     pieces = group_touching(squares)
     letters = Counter()
     strangers = []

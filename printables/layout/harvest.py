@@ -32,6 +32,7 @@ SMALL_HEADER_MM = 7.5
 GAP_MM = 3.5
 PIECE_CELL_MAX_MM = 3.0
 PIECE_CELL_MIN_MM = 2.0
+PIECE_CELL_ROOMY_MM = 4.5  # harvesters grow to this when the grid leaves room on the page
 PIECE_SLOT_CELLS = (5, 3)  # every pentomino has an orientation inside 5 x 3 cells
 PIECE_GAP_MM = 3.0
 PIECE_LABEL_MM = 4.0
@@ -67,20 +68,38 @@ def slot_orientation(letter: str) -> pentominoes.Shape:
     raise AssertionError(f"{letter} has no orientation within {slot_w}x{slot_h}")  # pragma: no cover
 
 
-def _pieces_geometry(width: float) -> tuple[float, int]:
-    """Piece cell size and slots per row for a block ``width`` mm wide."""
+def _pieces_geometry(width: float, largest: float = PIECE_CELL_MAX_MM, rows: int | None = None) -> tuple[float, int]:
+    """Piece cell size and slots per row for a block ``width`` mm wide (fewest rows, or ``rows``)."""
     slot_w, _ = PIECE_SLOT_CELLS
     for per_row in (12, 6, 4, 3):
+        if rows is not None and -(-12 // per_row) != rows:
+            continue
         cell = floor_to((width - PIECE_GAP_MM * (per_row - 1)) / (per_row * slot_w), 0.1)
         if cell >= PIECE_CELL_MIN_MM:
-            return min(cell, PIECE_CELL_MAX_MM), per_row
+            return min(cell, largest), per_row
     raise ParameterError(f"a region {width:.0f} mm wide is too narrow for the 12 harvesters")
 
 
-def _pieces_height(width: float) -> float:
-    cell, per_row = _pieces_geometry(width)
+def _pieces_height(width: float, largest: float = PIECE_CELL_MAX_MM, rows: int | None = None) -> float:
+    cell, per_row = _pieces_geometry(width, largest, rows)
     rows = -(-12 // per_row)
     return CAPTION_MM + rows * (PIECE_SLOT_CELLS[1] * cell + PIECE_LABEL_MM) + (rows - 1) * 1.5
+
+
+def _roomy_pieces(width: float, spare: float) -> tuple[float, int | None]:
+    """Larger harvesters (cell up to PIECE_CELL_ROOMY_MM, maybe in two rows) in ``spare`` mm."""
+    base = _pieces_height(width)
+    best = (_pieces_geometry(width)[0], None)
+    for rows in (1, 2):
+        try:
+            cell, _ = _pieces_geometry(width, PIECE_CELL_ROOMY_MM, rows)
+        except ParameterError:
+            continue
+        while cell > best[0] and _pieces_height(width, cell, rows) - base > spare:
+            cell = round(cell - 0.1, 1)
+        if cell > best[0]:
+            best = (cell, rows)
+    return best
 
 
 def _furniture_heights(sheet: HarvestSheet, width: float) -> float:
@@ -167,8 +186,9 @@ def _grid(x: float, y: float, sheet: HarvestSheet, cell: float) -> list[Item]:
     return items
 
 
-def _pieces(x: float, y: float, width: float) -> tuple[list[Item], float]:
-    cell, per_row = _pieces_geometry(width)
+def _pieces(x: float, y: float, width: float, largest: float = PIECE_CELL_MAX_MM,
+            rows: int | None = None) -> tuple[list[Item], float]:
+    cell, per_row = _pieces_geometry(width, largest, rows)
     slot_w, slot_h = PIECE_SLOT_CELLS
     items: list[Item] = [Text(x, y + 3, "Harvesters: circle yours (each player a different one)", size_pt=7.5)]
     y0 = y + CAPTION_MM
@@ -184,7 +204,7 @@ def _pieces(x: float, y: float, width: float) -> tuple[list[Item], float]:
             items.append(Rect(ox + cx * cell, oy + cy * cell, cell, cell, stroke=BLACK, fill=PIECE_FILL, line_mm=0.15))
         label = "X (+)" if letter == "X" else letter
         items.append(Text(sx + slot_w * cell / 2, sy + slot_h * cell + 3.2, label, size_pt=8, font="Helvetica-Bold", anchor="middle"))
-    return items, _pieces_height(width)
+    return items, _pieces_height(width, largest, rows)
 
 
 SCORE_TABLE_MIN_MM = 75.0
@@ -246,7 +266,8 @@ def _region(sheet: HarvestSheet, box: Box, cell: float) -> list[Item]:
     items += _grid(gx, y + LABEL_BAND_MM, sheet, cell)
     y += LABEL_BAND_MM + sheet.height * cell + GAP_MM
     # Keep the pieces and the table under the grid, stretched over the region's width.
-    pieces, used = _pieces(box.x, y, box.w)
+    spare = box.h - (_furniture_heights(sheet, box.w) + LABEL_BAND_MM + sheet.height * cell)
+    pieces, used = _pieces(box.x, y, box.w, *_roomy_pieces(box.w, max(0.0, spare - GAP_MM)))
     items += pieces
     y += used + GAP_MM
     items += _score_table(box.x, y, box.w, sheet.players)
