@@ -155,3 +155,32 @@ def test_check_fails_on_a_wrong_page_size(tmp_path):
     page = document.pages[0]
     path = _write(tmp_path, dataclasses.replace(document, pages=(Page(215.9, 279.4, page.items),)))
     assert "page size" in failed(check_file(path))
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from printables.errors import ParameterError  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    width=st.integers(3, 30),
+    height=st.integers(3, 30),
+    players=st.integers(2, 12),
+    per_page=st.sampled_from([1, 1, 2, 4]),
+    paper=st.sampled_from(["a4", "letter", "a5"]),
+    landscape=st.booleans(),
+)
+def test_any_sheet_that_is_made_passes_its_check(tmp_path, width, height, players, per_page, paper, landscape):
+    """Whatever the parameters, the tool either refuses them or makes a sheet its check accepts."""
+    try:
+        sheet = HarvestSheet(grid=(width, height), players=players, per_page=per_page, paper=paper, landscape=landscape)
+        document = layout(sheet)
+    except ParameterError:
+        return
+    path = tmp_path / "any.pdf"
+    path.write_bytes(render_pdf(document))
+    results = check_file(path)
+    assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
+    assert json.loads(read_pdf(path).subject)["cell_mm"] >= 5
