@@ -16,8 +16,6 @@ from printables.cad import giuthi_board as cad
 from printables.check.giuthi_stl import check_board
 from printables.params.giuthi_board import GiuthiBoardParams
 
-PLA_G_PER_CM3 = 1.24
-
 
 def main() -> None:
     """Build, mesh, write and check the default board, printing the figures."""
@@ -40,7 +38,8 @@ def main() -> None:
             print(
                 f"  {side:5s}: build {t1 - t0:5.2f} s ({c1 - c0:.2f} s CPU), mesh+STL {t2 - t1:4.2f} s, {len(faces):6d} triangles,"
                 f" {len(data) / 1e6:.2f} MB, {ext[0]:.1f} x {ext[1]:.1f} x {ext[2]:.1f} mm,"
-                f" {mesh.volume:8.0f} mm3 (at most {mesh.volume / 1000 * PLA_G_PER_CM3:.0f} g of PLA printed solid)"
+                f" {mesh.volume:8.0f} mm3 of solid model (the slicer's 20 % infill hollows it:"
+                f" benchmarks/giuthi_print_cost.py --presets)"
             )
         t0 = time.perf_counter()
         cad.write_board(p, halves, out, step=True)

@@ -1,9 +1,19 @@
 """Print cost of the Giuthi parts: PrusaSlicer's time and filament per part with the 3D45 profile.
 
 Usage: /work/venv/bin/python benchmarks/giuthi_print_cost.py [STL ...]
+       /work/venv/bin/python benchmarks/giuthi_print_cost.py --presets   (~25 s)
 Without arguments it slices every STL under output/giuthi/ (building the seed sprue into a
-temporary folder if none is there). Needs prusa-slicer; prints a line per part and the board
-halves against the issue's target (at most 6 h and 90 g per half).
+temporary folder if none is there); with --presets it builds both halves of every board preset
+in models/ into a temporary folder and slices those. Needs prusa-slicer; prints a line per part
+and the board halves against the issue's target (at most 6 h and 90 g per half).
+
+Measured (PrusaSlicer 2.5, this project's 3D45 profile), one half, before -> after the board
+was made solid (the slicer's 20 % infill hollows it), cut as shallow as capacity allows and the
+profile given a 3D45 owner's speeds; the "before" figures are at the old, slower profile:
+  default 2x6 4 seeds   7 h 53 min, 73.2 g, 29 mm support  ->  4 h 20 min, 67.7 g, none
+  9 seeds per pit      11 h 42 min, 107.3 g, 32 mm          ->  5 h 36 min, 86.4 g, none
+  2x8                  10 h 16 min, 94.6 g, 41 mm           ->  5 h 20 min, 83.6 g, none
+  travel                5 h 48 min, 50.2 g, 51 mm           ->  2 h 47 min, 44.0 g, none
 """
 
 from __future__ import annotations
@@ -37,13 +47,40 @@ def _timed(path: Path) -> tuple[Path, SliceReport, float]:
     return path, report, time.perf_counter() - start
 
 
+def _label(path: Path) -> str:
+    """The part's file name, after its preset's folder when it was built from a preset."""
+    return f"{path.parent.name}/{path.name}" if path.parent.name.startswith("giuthi-") else path.name
+
+
+def _preset_halves(out: Path) -> list[Path]:
+    """Build both halves of every board preset into ``out`` (one folder per preset)."""
+    from printables.cad.giuthi_board import build_halves, write_board
+    from printables.params.base import load_preset
+    from printables.params.giuthi_board import from_mapping
+
+    paths = []
+    for toml in sorted((ROOT / "models").glob("giuthi-*.toml")):
+        preset = load_preset(toml)
+        if preset.kind != "giuthi-board":
+            continue
+        p = from_mapping(preset.params, f"{toml} [params]")
+        folder = out / preset.name
+        written = write_board(p, build_halves(p), folder, step=False)
+        paths += [path for path in written if path.suffix == ".stl"]
+    return paths
+
+
 def main(argv: list[str]) -> int:
     """Slice the given or found STLs and print the figures."""
     if not is_slicer_available():
         print(f"prusa-slicer not found: {INSTALL_HINT}")
         return 1
-    paths = [Path(a) for a in argv] or sorted(OUTPUT_DIR.glob("**/*.stl"))
     tmp = None
+    if argv == ["--presets"]:
+        tmp = tempfile.TemporaryDirectory(prefix="giuthi-presets-")
+        paths = _preset_halves(Path(tmp.name))
+        argv = [str(p) for p in paths]
+    paths = [Path(a) for a in argv] or sorted(OUTPUT_DIR.glob("**/*.stl"))
     if not argv and not any(p.name.startswith("giuthi-seeds-") for p in paths):
         from printables.cad.giuthi_seeds import build_seeds
         from printables.params.giuthi_seeds import SeedParams
@@ -57,21 +94,23 @@ def main(argv: list[str]) -> int:
     print(
         f"PrusaSlicer, {p.printer}: {p.material} {p.filament_mm:g} mm, {p.layer_height_mm:g} mm layers,"
         f" {p.infill_percent} % infill, {p.perimeters} perimeters, no raft, auto supports"
-        f" (threshold {p.support_threshold_deg} deg)"
+        f" (threshold {p.support_threshold_deg} deg); walls {p.perimeter_speed_mm_s}/{p.external_perimeter_speed_mm_s}"
+        f" mm/s (inner/outer), infill {p.infill_speed_mm_s}, solid {p.solid_infill_speed_mm_s},"
+        f" first layer {p.first_layer_speed_mm_s} mm/s"
     )
-    print(f"{'part':44s} {'time':>10s} {'filament':>9s} {'length':>8s} {'support':>9s} {'slicing':>8s}")
+    print(f"{'part':50s} {'time':>10s} {'filament':>9s} {'length':>8s} {'support':>9s} {'slicing':>8s}")
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
         results = list(pool.map(_timed, paths))
     for path, r, wall in results:
         print(
-            f"{path.name:44s} {r.print_time_text:>10s} {r.filament_g:7.1f} g {r.filament_m:6.2f} m"
+            f"{_label(path):50s} {r.print_time_text:>10s} {r.filament_g:7.1f} g {r.filament_m:6.2f} m"
             f" {r.support_mm:6.0f} mm {wall:6.1f} s"
         )
     halves = [(path, r) for path, r, _ in results if path.name.startswith("giuthi-board-")]
     for path, r in halves:
         ok = r.print_time_s <= TARGET_HALF_S and r.filament_g <= TARGET_HALF_G
         print(
-            f"target {path.name}: {r.print_time_text} (<= 6 h), {r.filament_g:.1f} g (<= {TARGET_HALF_G:g} g):"
+            f"target {_label(path)}: {r.print_time_text} (<= 6 h), {r.filament_g:.1f} g (<= {TARGET_HALF_G:g} g):"
             f" {'met' if ok else 'NOT met'}"
         )
     if tmp is not None:

@@ -1,10 +1,12 @@
 """cadquery model of the two-half folding Giuthi board, exported as STL and STEP.
 
 Each half is built in its print orientation, which is also its place on the open board (see
-``printables.layout.giuthi_board``), from small named steps: ``_body`` (envelope with its
-``_chamfer``, hollowed from below around standing pit walls and ribs), ``_pits``, ``_stores``,
-``_band_groove``, ``_hinge`` and ``_screw_holes``. Booleans run serially so that the same
-parameters give a byte-identical STL.
+``printables.layout.giuthi_board``), from small named steps: ``_body`` (the envelope with its
+``_chamfer``), ``_pits``, ``_stores``, ``_band_groove``, ``_hinge`` and ``_screw_holes``. The body is
+solid: the slicer's sparse infill hollows it, and measured with PrusaSlicer that prints faster and
+lighter than pit walls and ribs standing in a hollow drawn here (each face of such a hollow costs
+a slow outer perimeter on every layer). Booleans run serially so that the same parameters give a
+byte-identical STL.
 """
 
 from __future__ import annotations
@@ -25,9 +27,8 @@ from OCP.TopTools import TopTools_ListOfShape
 from printables.fileio import write_atomic
 from printables.layout.giuthi_board import (
     SIDES,
-    Box,
+    Cavity,
     HalfLayout,
-    Stadium,
     band_loop_mm,
     half_layout,
     hinge_knuckles,
@@ -50,51 +51,24 @@ MANIFEST_KIND = "giuthi-board"
 # -- small solids -------------------------------------------------------------------------------
 
 
-def _box(b: Box) -> cq.Shape:
-    return cq.Solid.makeBox(b.x1 - b.x0, b.y1 - b.y0, b.z1 - b.z0, cq.Vector(b.x0, b.y0, b.z0))
+def _cavity(c: Cavity, top: float) -> cq.Shape:
+    """A pit or store cutter: its plan extruded from the floor to above the rim, bottom edge rounded.
 
-
-def _stadium_prism(s: Stadium, grow: float, z0: float, z1: float) -> cq.Shape:
-    """The stadium's plan grown by ``grow``, as a prism from z0 to z1."""
-    width, length = s.width + 2 * grow, s.length + 2 * grow
-    wp = cq.Workplane("XY").workplane(offset=z0).center(s.cx, s.cy)
-    if s.straight <= 0:
-        wp = wp.circle(width / 2)
+    The rounded bottom is a fillet on the cutter, made before it is cut from the board: rounding
+    the rim or the floor after the cut fails in the kernel.
+    """
+    floor = top - c.depth
+    wp = cq.Workplane("XY").workplane(offset=floor).center(c.cx, c.cy)
+    if c.width == c.length and c.is_oval:
+        wp = wp.circle(c.width / 2)
+    elif c.is_oval:
+        wp = wp.slot2D(c.length, c.width, angle=90)
     else:
-        wp = wp.slot2D(length, width, angle=90)
-    return wp.extrude(z1 - z0).val()
-
-
-def _cavity(s: Stadium, top: float) -> cq.Shape:
-    """A pit or store: the wall-and-rounded-floor profile revolved at each round end, extruded between."""
-    r, rf, floor = s.width / 2, s.bottom_radius, top - s.depth
-    high = top + ABOVE_MM
-    half = (
-        cq.Workplane("XZ")
-        .moveTo(0, high)
-        .lineTo(0, floor)
-        .lineTo(r - rf, floor)
-        .radiusArc((r, floor + rf), -rf)
-        .lineTo(r, high)
-        .close()
-    )
-    round_end = half.revolve(360, (0, 0, 0), (0, 1, 0)).val()
-    if s.straight <= 0:
-        return round_end.moved(cq.Location(cq.Vector(s.cx, s.cy, 0)))
-    section = (
-        cq.Workplane("XZ")
-        .moveTo(-r, high)
-        .lineTo(-r, floor + rf)
-        .radiusArc((-r + rf, floor), -rf)
-        .lineTo(r - rf, floor)
-        .radiusArc((r, floor + rf), -rf)
-        .lineTo(r, high)
-        .close()
-        .extrude(s.straight / 2, both=True)
-        .val()
-    )
-    ends = [round_end.moved(cq.Location(cq.Vector(s.cx, s.cy + d * s.straight / 2, 0))) for d in (-1, 1)]
-    return _fuse([section.moved(cq.Location(cq.Vector(s.cx, s.cy, 0)))] + ends)
+        wp = wp.rect(c.width, c.length)
+    prism = wp.extrude(c.depth + ABOVE_MM)
+    if not c.is_oval:
+        prism = prism.edges("|Z").fillet(c.corner_radius)
+    return prism.faces("<Z").edges().fillet(c.bottom_radius).val()
 
 
 def _along_y(points_xz: list, kinds: list, y0: float, y1: float) -> cq.Shape:
@@ -149,30 +123,41 @@ def _cut(shape: cq.Shape, tools: list[cq.Shape]) -> cq.Shape:
 # -- the named steps ----------------------------------------------------------------------------
 
 
-def _chamfer(envelope: cq.Workplane, size: float) -> cq.Workplane:
-    """45-degree chamfer on the bed edges against elephant's foot."""
+def _chamfer(envelope: cq.Workplane, size: float, fold_x: float) -> cq.Shape:
+    """45-degree chamfer on the bed edges against elephant's foot, except along the fold face.
+
+    Where two 45-degree chamfers meet at a square corner, the corner line leans out at 35 degrees
+    and PrusaSlicer supports it; the fold corners stay square for the knuckles above them (rounding
+    them leaves a ledge under the turning half's knuckle), so the fold edge goes unchamfered: the
+    seam gap takes its elephant's foot.
+    """
+    solid = envelope.val()
     if size <= 0:
-        return envelope
-    return envelope.faces("<Z").edges().chamfer(size)
+        return solid
+    # Filtered in the face's own edge order: cadquery's "not"/"and" selectors go through sets,
+    # whose order changes from run to run and with it the chamfered solid's last bits.
+    edges = [
+        e for e in envelope.faces("<Z").edges().vals()
+        if not (e.geomType() == "LINE" and abs(e.Center().x - fold_x) < 1e-6
+                and abs(e.endPoint().x - e.startPoint().x) < 1e-9)
+    ]
+    return solid.chamfer(size, None, edges)
 
 
-def _body(lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
-    """The envelope, opened from below except under the pits, ribs, hinge strips and groove pads."""
+def _body(lay: HalfLayout) -> cq.Shape:
+    """The envelope, outer corners rounded in plan, bed edges chamfered."""
     o = lay.outline
     env = cq.Workplane("XY").box(o.x1 - o.x0, o.y1 - o.y0, o.z1 - o.z0, centered=False).translate((o.x0, 0, 0))
     # Round the two outer corners (hands, pockets); the fold corners stay square to meet the other half.
-    outer = ">X" if lay.sign > 0 else "<X"
-    env = env.edges(f"|Z and {outer}").fillet(lay.corner_radius)
-    env = _chamfer(env, lay.chamfer)
-    keep = [_stadium_prism(s, lay.tube_offset, -1.0, o.z1) for s in (*lay.pits, lay.store)]
-    keep += [_box(b) for b in (*lay.ribs, *lay.hinge_strips, *lay.groove_pads, *lay.corner_fills)]
-    hollow = _cut(_box(lay.hollow), keep)
-    return _cut(env.val(), [hollow])
+    outer_x, fold_x = (o.x1, o.x0) if lay.sign > 0 else (o.x0, o.x1)
+    corners = [e for e in env.edges("|Z").vals() if abs(e.Center().x - outer_x) < 1e-6]
+    env = cq.Workplane("XY").add(env.val().fillet(lay.corner_radius, corners))
+    return _chamfer(env, lay.chamfer, fold_x)
 
 
 def _pits(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
     """Cut the pits."""
-    return _cut(shape, [_cavity(s, lay.outline.z1) for s in lay.pits])
+    return _cut(shape, [_cavity(c, lay.outline.z1) for c in lay.pits])
 
 
 def _stores(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
@@ -181,7 +166,10 @@ def _stores(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
 
 
 def _band_groove(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
-    """V grooves (45-degree flanks) up both side faces and under the side walls for the rubber band."""
+    """V grooves (45-degree flanks) up both side faces and across the bottom for the rubber band.
+
+    The band runs across the bottom, so the closed board still sits flat on a table.
+    """
     w, h = p.band_groove_mm / 2, lay.outline.z1
     gx, width = lay.groove_x, lay.outline.y1
     cutters = []
@@ -191,11 +179,9 @@ def _band_groove(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.S
                (gx + w, y_face), (gx, y_face + inward * w), (gx - w, y_face)]
         cutters.append(cq.Workplane("XY").workplane(offset=-ABOVE_MM).polyline(tri).close()
                        .extrude(h + 2 * ABOVE_MM).val())
-        # Under the wall and pad: a triangle in x-z opening at the bed, run through the pad's depth.
-        pad_depth = max(b.y1 - b.y0 for b in lay.groove_pads) + ABOVE_MM
-        y0, y1 = (y_face - ABOVE_MM, y_face + pad_depth) if inward > 0 else (y_face - pad_depth, y_face + ABOVE_MM)
-        section = [(gx - w, -ABOVE_MM), (gx + w, -ABOVE_MM), (gx + w, 0.0), (gx, w), (gx - w, 0.0)]
-        cutters.append(_along_y(section, ["line"] * 4, y0, y1))
+    # Across the bottom: a triangle in x-z opening at the bed, its roof at 45 degrees.
+    section = [(gx - w, -ABOVE_MM), (gx + w, -ABOVE_MM), (gx + w, 0.0), (gx, w), (gx - w, 0.0)]
+    cutters.append(_along_y(section, ["line"] * 4, -ABOVE_MM, width + ABOVE_MM))
     return _cut(shape, cutters)
 
 
@@ -230,7 +216,7 @@ def _screw_holes(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
 def build_half(p: GiuthiBoardParams, side: str) -> cq.Shape:
     """One half of the board as a single solid, in print orientation and open-board position."""
     lay = half_layout(p, side)
-    shape = _body(lay, p)
+    shape = _body(lay)
     shape = _pits(shape, lay)
     shape = _stores(shape, lay)
     shape = _band_groove(shape, lay, p)
@@ -295,7 +281,7 @@ def export_stl(shape: cq.Shape, path: Path, tolerance_mm: float = STL_TOLERANCE_
 
 
 def export_step(shape: cq.Shape, path: Path) -> Path:
-    """Write ``shape`` as STEP with a fixed header time stamp, atomically."""
+    """Write ``shape`` as STEP with a fixed header (time stamp, product number), atomically."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.step-export.tmp")
     try:
@@ -304,6 +290,8 @@ def export_step(shape: cq.Shape, path: Path) -> Path:
     finally:
         tmp.unlink(missing_ok=True)
     text = re.sub(r"'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d'", f"'{STEP_TIMESTAMP}'", text, count=1)
+    # OCCT numbers its STEP products by how many it has written in this process.
+    text = re.sub(r"(Open CASCADE STEP translator \S+) \d+'", r"\1 1'", text)
     return write_atomic(path, text.encode("latin-1"))
 
 

@@ -20,19 +20,13 @@ from printables.params.giuthi_board import MIN_WALL_MM, OVERHANG_DEG, GiuthiBoar
 
 SIDES = ("left", "right")
 SOUTH, NORTH = 0, 1  # store owners, as in the rule core
-OVERLAP_MM = 0.4  # solids meant to fuse overlap by this much: touching faces upset the kernel
-MIN_VOID_MM = 2.0  # a void narrower than this between two walls is filled instead
 PIT_SCREW_TIP_MM = 0.5  # pilot bore beyond the screw's tip
-# Curved walls are built this much over the asked thickness: an STL's chords (0.05 mm tolerance)
-# cut into a convex wall and would leave a 1.2 mm pit wall a few hundredths thinner.
-CHORD_ALLOWANCE_MM = 0.06
-GROOVE_PAD_MM = 1.6  # solid beside and behind the band groove's flanks
 CORNER_RADIUS_MM = 3.0  # plan radius of the two outer corners
 
 
 @dataclass(frozen=True)
-class Stadium:
-    """A pit or store cavity: a stadium in plan with a rounded bottom, open at the top."""
+class Cavity:
+    """A pit or store: a rounded rectangle in plan with a rounded bottom, open at the top."""
 
     kind: str  # "pit" or "store"
     index: int  # rule-core pit number, or the store owner (0 South, 1 North)
@@ -42,11 +36,12 @@ class Stadium:
     length: float  # along y (>= width; equal for a round pit)
     depth: float
     bottom_radius: float
+    corner_radius: float  # in plan; width / 2 gives round ends
 
     @property
-    def straight(self) -> float:
-        """Length of the straight part between the two round ends."""
-        return self.length - self.width
+    def is_oval(self) -> bool:
+        """Whether the ends are full half-circles (a stadium, or a circle)."""
+        return self.corner_radius >= self.width / 2 - 1e-9
 
 
 @dataclass(frozen=True)
@@ -81,15 +76,9 @@ class HalfLayout:
     side: str
     sign: int  # -1 left (x < 0), +1 right
     outline: Box  # the body without knuckles
-    pits: tuple[Stadium, ...]
-    store: Stadium
-    tube_offset: float  # wall around each cavity, standing on the bed
-    hollow: Box  # region opened from below, before the solid parts are put back
-    ribs: tuple[Box, ...]
-    hinge_strips: tuple[Box, ...]
-    groove_pads: tuple[Box, ...]
-    corner_fills: tuple[Box, ...]  # solid inside the rounded outer corners, which would be thin
-    corner_radius: float
+    pits: tuple[Cavity, ...]
+    store: Cavity
+    corner_radius: float  # outer corners, in plan
     groove_x: float
     knuckles: tuple[Knuckle, ...]  # this half's own
     notches: tuple[tuple[float, float], ...]  # y ranges cut around the axis for the other's knuckles
@@ -113,7 +102,7 @@ def column_x(p: GiuthiBoardParams, side: str, k: int) -> float:
     return round(sign * (first + k * (p.pit_diameter_mm + p.web_mm)), 6)
 
 
-def pit_cavities(p: GiuthiBoardParams, side: str) -> tuple[Stadium, ...]:
+def pit_cavities(p: GiuthiBoardParams, side: str) -> tuple[Cavity, ...]:
     """The pits of one half with their rule-core numbers, South's then North's."""
     n = p.pits_per_row
     half = n // 2
@@ -125,34 +114,20 @@ def pit_cavities(p: GiuthiBoardParams, side: str) -> tuple[Stadium, ...]:
         x = column_x(p, side, k)
         for index, y in ((i, south_y), (2 * n - 1 - i, north_y)):
             pits.append(
-                Stadium("pit", index, x, y, p.pit_diameter_mm, p.pit_length_mm, p.pit_depth_mm,
-                        p.pit_bottom_radius_mm)
+                Cavity("pit", index, x, y, p.pit_diameter_mm, p.pit_length_mm, p.pit_depth_mm,
+                       p.pit_bottom_radius_mm, p.corner_radius_for(p.pit_diameter_mm))
             )
     return tuple(sorted(pits, key=lambda s: s.index))
 
 
-def store_cavity(p: GiuthiBoardParams, side: str) -> Stadium:
+def store_cavity(p: GiuthiBoardParams, side: str) -> Cavity:
     """The store at the outer end: North's on the left, South's on the right (each on its owner's right)."""
     sign = _sign(side)
     inner = p.seam_gap_mm / 2 + p.hinge_zone_mm + p.columns_per_half * (p.pit_diameter_mm + p.web_mm)
     x = round(sign * (inner + p.store_width_mm / 2), 6)
     owner = NORTH if side == "left" else SOUTH
-    return Stadium("store", owner, x, round(p.half_width_mm / 2, 6), p.store_width_mm, p.store_length_mm,
-                   p.store_depth_mm, p.pit_bottom_radius_mm)
-
-
-def tube_offset(p: GiuthiBoardParams) -> float:
-    """Wall standing around each cavity; neighbours' walls overlap so they fuse."""
-    return round(max(p.wall_mm + CHORD_ALLOWANCE_MM, p.web_mm / 2 + OVERLAP_MM / 2), 6)
-
-
-def wall_solid(p: GiuthiBoardParams, gap_to_cavity: float) -> float:
-    """Solid thickness of an outer wall whose face is ``gap_to_cavity`` from the nearest cavity."""
-    void = gap_to_cavity - tube_offset(p) - p.wall_mm
-    if void >= MIN_VOID_MM:
-        return p.wall_mm
-    # A sliver of void between wall and pit wall prints badly: fill it.
-    return round(max(p.wall_mm, gap_to_cavity - tube_offset(p) + OVERLAP_MM), 6)
+    return Cavity("store", owner, x, round(p.half_width_mm / 2, 6), p.store_width_mm, p.store_length_mm,
+                  p.store_depth_mm, p.pit_bottom_radius_mm, p.corner_radius_for(p.store_width_mm))
 
 
 def groove_x(p: GiuthiBoardParams, side: str) -> float:
@@ -222,12 +197,6 @@ def hinge_knuckles(p: GiuthiBoardParams) -> tuple[Knuckle, ...]:
     return tuple(out)
 
 
-def hinge_span_mm(p: GiuthiBoardParams) -> float:
-    """Distance from the board's edge to the inner end of the hinge at that end."""
-    k = hinge_knuckles(p)
-    return max(kn.y1 for kn in k if kn.y1 < p.half_width_mm / 2) + p.hinge_gap_mm / 2
-
-
 def half_layout(p: GiuthiBoardParams, side: str) -> HalfLayout:
     """The derived geometry of one half."""
     sign = _sign(side)
@@ -235,52 +204,6 @@ def half_layout(p: GiuthiBoardParams, side: str) -> HalfLayout:
     length, width, h = p.half_length_mm, p.half_width_mm, p.thickness_mm
     x_in, x_out = sign * g2, sign * (g2 + length)
     outline = Box(min(x_in, x_out), max(x_in, x_out), 0.0, width, 0.0, h)
-    pits = pit_cavities(p, side)
-    store = store_cavity(p, side)
-    t = tube_offset(p)
-    side_wall = wall_solid(p, p.margin_mm)
-    end_wall = wall_solid(p, p.margin_mm)
-    seam_wall = wall_solid(p, p.hinge_zone_mm)
-    hx_in, hx_out = sign * (g2 + seam_wall), sign * (g2 + length - end_wall)
-    hollow = Box(min(hx_in, hx_out), max(hx_in, hx_out), side_wall, width - side_wall, -1.0,
-                 round(h - p.deck_mm, 6))
-
-    ribs = []
-    rib = p.wall_mm
-    cols = sorted({pit.cx for pit in pits}, key=abs)
-    # Across the board between neighbouring columns and between the last column and the store.
-    for a, b in zip(cols, cols[1:]):
-        xm = (a + b) / 2
-        ribs.append(Box(xm - rib / 2, xm + rib / 2, 0.0, width, 0.0, h))
-    gx = groove_x(p, side)
-    ribs.append(Box(gx - rib / 2, gx + rib / 2, 0.0, width, 0.0, h))
-    # Along the board between the rows, from the fold wall to the store's wall.
-    store_inner = store.cx - sign * (store.width / 2 + t - OVERLAP_MM)
-    xa, xb = sorted((sign * g2, store_inner))
-    ribs.append(Box(xa, xb, width / 2 - rib / 2, width / 2 + rib / 2, 0.0, h))
-
-    r_n = p.notch_radius_mm
-    span = hinge_span_mm(p)
-    strip_x = sign * (r_n + MIN_WALL_MM)
-    xa, xb = sorted((sign * g2, strip_x))
-    strips = (
-        Box(xa, xb, 0.0, round(span + MIN_WALL_MM, 6), 0.0, h),
-        Box(xa, xb, round(width - span - MIN_WALL_MM, 6), width, 0.0, h),
-    )
-
-    half_groove = p.band_groove_mm / 2
-    pad_x = half_groove + GROOVE_PAD_MM
-    pad_y = half_groove + GROOVE_PAD_MM + side_wall
-    pads = (
-        Box(gx - pad_x, gx + pad_x, 0.0, round(pad_y, 6), 0.0, h),
-        Box(gx - pad_x, gx + pad_x, round(width - pad_y, 6), width, 0.0, h),
-    )
-
-    corner = corner_radius(p)
-    reach = corner + p.wall_mm + OVERLAP_MM
-    cx0, cx1 = sorted((x_out, x_out - sign * reach))
-    fills = (Box(cx0, cx1, 0.0, reach, 0.0, h), Box(cx0, cx1, round(width - reach, 6), width, 0.0, h))
-
     all_knuckles = hinge_knuckles(p)
     own = tuple(k for k in all_knuckles if k.side == side)
     gap = p.hinge_gap_mm
@@ -293,19 +216,13 @@ def half_layout(p: GiuthiBoardParams, side: str) -> HalfLayout:
         side=side,
         sign=sign,
         outline=outline,
-        pits=pits,
-        store=store,
-        tube_offset=t,
-        hollow=hollow,
-        ribs=tuple(ribs),
-        hinge_strips=strips,
-        groove_pads=pads,
-        corner_fills=fills,
-        corner_radius=corner,
-        groove_x=gx,
+        pits=pit_cavities(p, side),
+        store=store_cavity(p, side),
+        corner_radius=corner_radius(p),
+        groove_x=groove_x(p, side),
         knuckles=own,
         notches=notches,
-        notch_radius=r_n,
+        notch_radius=p.notch_radius_mm,
         knuckle_radius=p.knuckle_radius_mm,
         axis_x=0.0,
         axis_z=h,
@@ -318,20 +235,21 @@ def corner_radius(p: GiuthiBoardParams) -> float:
     return min(CORNER_RADIUS_MM, p.margin_mm + 1.0)
 
 
-def stadium_area_mm2(s: Stadium) -> float:
-    """Plan area of a stadium at its rim."""
-    r = s.width / 2
-    return math.pi * r * r + s.width * s.straight
+def cavity_area_mm2(c: Cavity) -> float:
+    """Plan area of a pit or store at its rim."""
+    rc = c.corner_radius
+    return c.width * c.length - (4 - math.pi) * rc * rc
 
 
-def stadium_volume_mm3(s: Stadium) -> float:
+def cavity_volume_mm3(c: Cavity) -> float:
     """Volume of a cavity up to its rim (a straight wall, then a quarter-round into a flat floor)."""
-    r, rf, d, straight = s.width / 2, s.bottom_radius, s.depth, s.straight
-    # Pappus: the quarter-round corner missing from a flat-bottomed cylinder, swept round and along.
+    rc, rf = c.corner_radius, c.bottom_radius
+    # Pappus: the quarter-round corner missing from a flat-bottomed prism, swept round the plan
+    # along the path of its centroid (inset from the wall), four quarter-circles and four sides.
     corner = rf * rf * (1 - math.pi / 4)
     centroid = rf * (10 - 3 * math.pi) / (12 - 3 * math.pi)  # from the corner's outer wall
-    swept = 2 * math.pi * (r - centroid) + 2 * straight
-    return stadium_area_mm2(s) * d - corner * swept
+    swept = 2 * math.pi * (rc - centroid) + 2 * (c.width - 2 * rc) + 2 * (c.length - 2 * rc)
+    return cavity_area_mm2(c) * c.depth - corner * swept
 
 
 def band_loop_mm(p: GiuthiBoardParams) -> float:

@@ -3,9 +3,12 @@
 The board is two halves joined by a hinge along the fold line. Each half holds 2 rows of
 ``pits_per_row / 2`` pits and one store at its outer end. ``x`` runs along the rows (the fold
 line is ``x = 0``), ``y`` across them (South's edge at ``y = 0``), ``z`` up from the bed.
-Pits and stores are "stadiums" in plan (``pit_diameter_mm`` along the row, ``pit_length_mm``
-across it; equal values give round pits) with a rounded bottom of radius ``pit_bottom_radius_mm``.
-Pure: no cadquery, no I/O.
+Pits and stores are rounded rectangles in plan (``pit_diameter_mm`` along the row,
+``pit_length_mm`` across it) whose corner radius ``pit_corner_radius_mm`` is capped at half their
+width, so the default gives ovals with round ends (round pits when both sizes are equal), with a
+rounded bottom of radius ``pit_bottom_radius_mm``. Each half is solid under its playing surface: the
+slicer's 20 % infill hollows it, which prints faster and lighter than walls and ribs drawn in the
+model (see ``benchmarks/giuthi_print_cost.py``). Pure: no cadquery, no I/O.
 """
 
 from __future__ import annotations
@@ -44,13 +47,16 @@ class GiuthiBoardParams:
     seeds_per_pit: int = giuthi.DEFAULT_SEEDS_PER_PIT
     pit_diameter_mm: float = 36.0  # along the row
     pit_length_mm: float = 56.0  # across the row; = pit_diameter_mm for round pits
+    # Deep enough for 5 seeds per pit as well as the default 4 (the rule core's capacity: 32 seeds
+    # of 11 mm per pit, 51 per store); presets for one seed count are cut shallower (see models/).
     pit_depth_mm: float = 12.5
     pit_bottom_radius_mm: float = 6.0  # the rounded edge between pit wall and pit floor
+    # Plan radius of pit and store corners, capped at half their width: 40 gives round ends.
+    pit_corner_radius_mm: float = 40.0
     store_width_mm: float = 28.0  # along the row; a store spans both rows across
     store_depth_mm: float = 12.5
     thickness_mm: float = 13.7  # bed to playing surface
-    wall_mm: float = 1.2  # outer walls, pit walls and ribs underneath
-    deck_mm: float = 1.2  # the playing surface plate between pits, over the hollow underside
+    wall_mm: float = 1.2  # thinnest solid anywhere: pit floors, webs, margins
     web_mm: float = 2.0  # solid between neighbouring pits at the playing surface
     margin_mm: float = 2.0  # outer edge to the nearest pit or store
     screw: str = "no2"
@@ -140,6 +146,10 @@ class GiuthiBoardParams:
         """Length of a store across the rows (it runs beside both rows)."""
         return round(2 * self.pit_length_mm + self.web_mm, 3)
 
+    def corner_radius_for(self, width: float) -> float:
+        """Plan corner radius of a pit or store ``width`` mm wide: round ends when the radius is capped."""
+        return min(self.pit_corner_radius_mm, width / 2)
+
     def half_size_mm(self) -> tuple[float, float, float]:
         """Bounding box (x, y, z) of one half as printed, knuckles included."""
         r = self.knuckle_radius_mm
@@ -204,11 +214,11 @@ def _validate(p: GiuthiBoardParams) -> None:
         ("pit_length_mm", 15.0, 120.0),
         ("pit_depth_mm", 4.0, 60.0),
         ("pit_bottom_radius_mm", 0.5, 40.0),
+        ("pit_corner_radius_mm", 0.5, 60.0),
         ("store_width_mm", 15.0, 80.0),
         ("store_depth_mm", 4.0, 60.0),
         ("thickness_mm", 5.0, 80.0),
         ("wall_mm", MIN_WALL_MM, 5.0),
-        ("deck_mm", MIN_WALL_MM, 5.0),
         ("web_mm", MIN_WALL_MM, 10.0),
         ("margin_mm", MIN_WALL_MM, 20.0),
         ("screw_length_mm", 4.0, 40.0),
@@ -245,14 +255,21 @@ def _validate(p: GiuthiBoardParams) -> None:
                 f"pit_bottom_radius_mm={p.pit_bottom_radius_mm:g} does not fit a {what} {width:g} mm wide"
                 f" and {depth:g} mm deep; at most {limit:g}"
             )
+    if p.pit_corner_radius_mm < p.pit_bottom_radius_mm:
+        # The rounded bottom runs round each corner; a tighter corner would fold it over itself.
+        raise ParameterError(
+            f"pit_corner_radius_mm={p.pit_corner_radius_mm:g} is less than"
+            f" pit_bottom_radius_mm={p.pit_bottom_radius_mm:g}; at least {p.pit_bottom_radius_mm:g}"
+        )
+    for name in ("web_mm", "margin_mm"):
+        if getattr(p, name) < p.wall_mm - 1e-9:
+            raise ParameterError(f"{name}={getattr(p, name):g} is thinner than wall_mm={p.wall_mm:g}")
     deepest = max(p.pit_depth_mm, p.store_depth_mm)
-    if p.thickness_mm - deepest < MIN_WALL_MM - 1e-9:
+    if p.thickness_mm - deepest < p.wall_mm - 1e-9:
         raise ParameterError(
             f"thickness_mm={p.thickness_mm:g} leaves {p.thickness_mm - deepest:.2f} mm under a"
-            f" {deepest:g} mm deep pit or store; at least {deepest + MIN_WALL_MM:g}"
+            f" {deepest:g} mm deep pit or store; at least {deepest + p.wall_mm:g} (wall_mm={p.wall_mm:g})"
         )
-    if p.deck_mm > p.thickness_mm - 2:
-        raise ParameterError(f"deck_mm={p.deck_mm:g}: at most thickness_mm - 2 = {p.thickness_mm - 2:g}")
     if p.chamfer_mm >= p.wall_mm:
         raise ParameterError(f"chamfer_mm={p.chamfer_mm:g}: must be less than wall_mm={p.wall_mm:g}")
     needed = ENGAGEMENT_FACTOR * p.screw_diameter_mm
