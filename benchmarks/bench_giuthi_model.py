@@ -13,6 +13,7 @@ from pathlib import Path
 import trimesh
 
 from printables.cad import giuthi_board as cad
+from printables.cad.export import stl_bytes
 from printables.check.giuthi_stl import check_board
 from printables.params.giuthi_board import GiuthiBoardParams
 
@@ -30,7 +31,7 @@ def main() -> None:
             shape = cad.build_half(p, side)
             t1, c1 = time.perf_counter(), time.process_time()
             vertices, faces = cad.mesh_arrays(shape)
-            data = cad.stl_bytes(vertices, faces)
+            data = stl_bytes(vertices, faces, cad.STL_HEADER)
             t2 = time.perf_counter()
             halves[side] = shape
             mesh = trimesh.Trimesh(vertices, faces)

@@ -12,18 +12,13 @@ byte-identical STL.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import cadquery as cq
-import numpy as np
-from OCP.BRep import BRep_Tool
 from OCP.BRepAlgoAPI import BRepAlgoAPI_Cut, BRepAlgoAPI_Fuse
-from OCP.BRepMesh import BRepMesh_IncrementalMesh
-from OCP.TopAbs import TopAbs_Orientation
-from OCP.TopLoc import TopLoc_Location
 from OCP.TopTools import TopTools_ListOfShape
 
+from printables.cad import export
 from printables.fileio import write_atomic
 from printables.layout.giuthi_board import (
     SIDES,
@@ -41,9 +36,7 @@ from printables.params.giuthi_board import GiuthiBoardParams
 # knuckles and bores are limited by the angular tolerance (0.25 rad, ~25 facets round).
 STL_TOLERANCE_MM = 0.05
 STL_ANGULAR_TOLERANCE_RAD = 0.25
-WELD_MM = 1e-6  # edge nodes two faces share agree far better than this
 STL_HEADER = b"printables giuthi board, binary STL, mm"
-STEP_TIMESTAMP = "2000-01-01T00:00:00"  # STEP headers carry the export time; fix it
 ABOVE_MM = 1.0  # cutters reach this far past the faces they open, for clean cuts
 MANIFEST_KIND = "giuthi-board"
 
@@ -231,68 +224,19 @@ def build_half(p: GiuthiBoardParams, side: str) -> cq.Shape:
 # -- exporters ----------------------------------------------------------------------------------
 
 
-def mesh_arrays(shape: cq.Shape, tolerance_mm: float = STL_TOLERANCE_MM,
-                angular_tolerance_rad: float = STL_ANGULAR_TOLERANCE_RAD) -> tuple[np.ndarray, np.ndarray]:
-    """Triangulate serially into welded vertices (n, 3) and outward-wound faces (m, 3)."""
-    BRepMesh_IncrementalMesh(shape.wrapped, tolerance_mm, False, angular_tolerance_rad, False)
-    points: list[tuple[float, float, float]] = []
-    triangles: list[tuple[int, int, int]] = []
-    for face in shape.Faces():
-        loc = TopLoc_Location()
-        poly = BRep_Tool.Triangulation_s(face.wrapped, loc)
-        if poly is None:
-            raise RuntimeError("a face of the board has no triangulation")
-        trsf = loc.Transformation()
-        offset = len(points)
-        for i in range(1, poly.NbNodes() + 1):
-            node = poly.Node(i).Transformed(trsf)
-            points.append((node.X(), node.Y(), node.Z()))
-        reverse = face.wrapped.Orientation() == TopAbs_Orientation.TopAbs_REVERSED
-        for k in range(1, poly.NbTriangles() + 1):
-            a, b, c = poly.Triangle(k).Get()
-            tri = (a, c, b) if reverse else (a, b, c)
-            triangles.append(tuple(offset + v - 1 for v in tri))
-    raw = np.asarray(points, dtype=np.float64)
-    keys = np.round(raw / WELD_MM).astype(np.int64)
-    welded, inverse = np.unique(keys, axis=0, return_inverse=True)
-    faces = inverse.reshape(-1)[np.asarray(triangles, dtype=np.int64)]
-    keep = (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
-    return welded * WELD_MM, faces[keep]
-
-
-def stl_bytes(vertices: np.ndarray, faces: np.ndarray) -> bytes:
-    """A binary STL (mm) with a fixed header."""
-    tri = vertices[faces]
-    normals = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-    lengths = np.linalg.norm(normals, axis=1, keepdims=True)
-    normals = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
-    record = np.dtype([("normal", "<f4", 3), ("vertices", "<f4", (3, 3)), ("attr", "<u2")])
-    data = np.zeros(len(faces), dtype=record)
-    data["normal"] = normals
-    data["vertices"] = tri
-    return STL_HEADER.ljust(80, b" ") + np.uint32(len(faces)).tobytes() + data.tobytes()
-
-
 def export_stl(shape: cq.Shape, path: Path, tolerance_mm: float = STL_TOLERANCE_MM,
                angular_tolerance_rad: float = STL_ANGULAR_TOLERANCE_RAD) -> Path:
-    """Write ``shape`` as a binary STL at an explicit mesh tolerance, atomically."""
-    vertices, faces = mesh_arrays(shape, tolerance_mm, angular_tolerance_rad)
-    return write_atomic(path, stl_bytes(vertices, faces))
+    """Write one half as a binary STL at the board's mesh tolerance, atomically."""
+    return export.export_stl(shape, path, tolerance_mm, angular_tolerance_rad, STL_HEADER)
 
 
-def export_step(shape: cq.Shape, path: Path) -> Path:
-    """Write ``shape`` as STEP with a fixed header (time stamp, product number), atomically."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.step-export.tmp")
-    try:
-        cq.exporters.export(cq.Workplane("XY").add(shape), str(tmp), exportType="STEP")
-        text = tmp.read_text(encoding="latin-1")
-    finally:
-        tmp.unlink(missing_ok=True)
-    text = re.sub(r"'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d'", f"'{STEP_TIMESTAMP}'", text, count=1)
-    # OCCT numbers its STEP products by how many it has written in this process.
-    text = re.sub(r"(Open CASCADE STEP translator \S+) \d+'", r"\1 1'", text)
-    return write_atomic(path, text.encode("latin-1"))
+def mesh_arrays(shape: cq.Shape, tolerance_mm: float = STL_TOLERANCE_MM,
+                angular_tolerance_rad: float = STL_ANGULAR_TOLERANCE_RAD):
+    """The half's welded mesh at the board's tolerance (vertices, faces)."""
+    return export.mesh_arrays(shape, tolerance_mm, angular_tolerance_rad)
+
+
+export_step = export.export_step
 
 
 def manifest(p: GiuthiBoardParams, stl_names: dict[str, str]) -> dict:

@@ -15,7 +15,6 @@ from printables.layout.primitives import (
     Rect,
     Text,
     line_height_mm,
-    translate,
     wrap,
 )
 from printables.layout.sheet import PAGE_MARGIN_MM, Box, arrangements, column_label, floor_to, regions

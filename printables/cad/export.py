@@ -1,0 +1,99 @@
+"""Exporters shared by every model: repeatable binary STL and STEP, written atomically.
+
+cadquery's own STL exporter meshes in parallel with a relative tolerance, which makes files
+differ from run to run; here a shape is meshed serially at an explicit absolute tolerance, the
+faces' copies of each edge node are welded, and zero-area triangles (left at the poles of revolved
+faces) are dropped, so the same parameters give the same bytes and one closed mesh.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import cadquery as cq
+import numpy as np
+from OCP.BRep import BRep_Tool
+from OCP.BRepMesh import BRepMesh_IncrementalMesh
+from OCP.TopAbs import TopAbs_Orientation
+from OCP.TopLoc import TopLoc_Location
+
+from printables.fileio import write_atomic
+
+WELD_MM = 1e-6  # edge nodes that two faces share agree far better than this
+STEP_TIMESTAMP = "2000-01-01T00:00:00"  # STEP headers carry the export time; fix it
+# OCCT sometimes writes a coordinate that is zero as 0. and sometimes as 1.97E-31 in another
+# run: anything this small is written as 0.
+STEP_ZERO_BELOW = 1e-12
+_STEP_NUMBER = re.compile(r"(?<![\w.#'])-?\d+\.\d*E-(\d+)")
+
+
+def mesh_arrays(shape: cq.Shape, tolerance_mm: float, angular_tolerance_rad: float) -> tuple[np.ndarray, np.ndarray]:
+    """Triangulate serially into welded vertices (n, 3) and outward-wound faces (m, 3)."""
+    BRepMesh_IncrementalMesh(shape.wrapped, tolerance_mm, False, angular_tolerance_rad, False)
+    points: list[tuple[float, float, float]] = []
+    triangles: list[tuple[int, int, int]] = []
+    for face in shape.Faces():
+        loc = TopLoc_Location()
+        poly = BRep_Tool.Triangulation_s(face.wrapped, loc)
+        if poly is None:
+            raise RuntimeError("a face of the model has no triangulation")
+        trsf = loc.Transformation()
+        offset = len(points)
+        for i in range(1, poly.NbNodes() + 1):
+            node = poly.Node(i).Transformed(trsf)
+            points.append((node.X(), node.Y(), node.Z()))
+        reverse = face.wrapped.Orientation() == TopAbs_Orientation.TopAbs_REVERSED
+        for k in range(1, poly.NbTriangles() + 1):
+            a, b, c = poly.Triangle(k).Get()
+            tri = (a, c, b) if reverse else (a, b, c)
+            triangles.append(tuple(offset + v - 1 for v in tri))
+    raw = np.asarray(points, dtype=np.float64)
+    keys = np.round(raw / WELD_MM).astype(np.int64)
+    welded, inverse = np.unique(keys, axis=0, return_inverse=True)
+    faces = inverse.reshape(-1)[np.asarray(triangles, dtype=np.int64)]
+    keep = (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
+    return welded * WELD_MM, faces[keep]
+
+
+def stl_bytes(vertices: np.ndarray, faces: np.ndarray, header: bytes) -> bytes:
+    """A binary STL (mm) with a fixed 80-byte header."""
+    tri = vertices[faces]
+    normals = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    lengths = np.linalg.norm(normals, axis=1, keepdims=True)
+    normals = np.divide(normals, lengths, out=np.zeros_like(normals), where=lengths > 0)
+    record = np.dtype([("normal", "<f4", 3), ("vertices", "<f4", (3, 3)), ("attr", "<u2")])
+    data = np.zeros(len(faces), dtype=record)
+    data["normal"] = normals
+    data["vertices"] = tri
+    return header[:80].ljust(80, b" ") + np.uint32(len(faces)).tobytes() + data.tobytes()
+
+
+def export_stl(shape: cq.Shape, path: Path, tolerance_mm: float, angular_tolerance_rad: float, header: bytes) -> Path:
+    """Write ``shape`` as a binary STL at an explicit mesh tolerance, atomically."""
+    vertices, faces = mesh_arrays(shape, tolerance_mm, angular_tolerance_rad)
+    return write_atomic(path, stl_bytes(vertices, faces, header))
+
+
+def _zero_tiny(match: re.Match) -> str:
+    return "0." if int(match.group(1)) >= -np.log10(STEP_ZERO_BELOW) else match.group(0)
+
+
+def step_text(text: str) -> str:
+    """STEP text made repeatable: fixed time stamp and product number, float noise written as 0."""
+    text = re.sub(r"'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d'", f"'{STEP_TIMESTAMP}'", text, count=1)
+    # OCCT numbers its STEP products by how many it has written in this process.
+    text = re.sub(r"(Open CASCADE STEP translator \S+) \d+'", r"\1 1'", text)
+    return _STEP_NUMBER.sub(_zero_tiny, text)
+
+
+def export_step(shape: cq.Shape, path: Path) -> Path:
+    """Write ``shape`` as repeatable STEP, atomically."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
+        raw = Path(tmp) / "export.step"
+        cq.exporters.export(cq.Workplane("XY").add(shape), str(raw), exportType="STEP")
+        text = raw.read_text(encoding="latin-1")
+    return write_atomic(path, step_text(text).encode("latin-1"))
