@@ -339,7 +339,7 @@ G1 X10 Y10 E1.5
 G1 X20 Y10 E2.25 ; a comment with E9
 ;TYPE:Support material
 G1 X30 E0.5
-G1 E-0.8 F2100 ; a retraction pushes nothing; the unretraction counts
+G1 E-0.8 F2100 ; a retraction pushes nothing; nor does the unretraction that undoes it
 G1 E0.8
 ;LAYER_CHANGE
 ;TYPE:External perimeter
@@ -357,7 +357,7 @@ def test_gcode_roles_and_estimates_are_read_exactly():
     r = parse_gcode(GCODE, "x.stl")
     assert dict(r.extrusion_by_role) == {
         "Skirt/Brim": 3.75,
-        "Support material": 1.3,
+        "Support material": 0.5,
         "External perimeter": 3.0,
     }
     assert r.support_mm == pytest.approx(1.3) and r.has_support
@@ -369,7 +369,7 @@ def test_absolute_extrusion_is_read_as_differences():
     from printables.check.slicer import parse_gcode
 
     text = GCODE.replace("M83", "M82").replace("E2.25", "E3.75").replace("G1 X30 E0.5", "G1 X30 E4.25")
-    text = text.replace("G1 E-0.8 F2100 ; a retraction pushes nothing; the unretraction counts", "G1 E3.45").replace("G1 E0.8", "G1 E4.25")
+    text = text.replace("G1 E-0.8 F2100 ; a retraction pushes nothing; nor does the unretraction that undoes it", "G1 E3.45").replace("G1 E0.8", "G1 E4.25")
     text = text.replace("G1 X40 E3", "G1 X40 E7.25")
     r = parse_gcode(text)
     assert dict(r.extrusion_by_role) == pytest.approx(
@@ -620,3 +620,20 @@ def test_fold_turns_the_right_half_over_the_hinge():
     m = rotation_about_axis((0.0, 0.0, 13.7), (0.0, 1.0, 0.0), 180.0)
     x, y, z, _ = m @ np.array([10.0, 5.0, 0.0, 1.0])
     assert (x, y, z) == pytest.approx((-10.0, 5.0, 27.4))
+
+
+def test_gcode_roles_count_printing_moves_not_unretractions():
+    """An unretraction at a support island's start is not support; a printed support line is."""
+    from printables.check.slicer import parse_gcode
+
+    closing = (
+        "; filament used [mm] = 10.0\n; filament used [cm3] = 0.1\n; filament used [g] = 0.1\n"
+        "; estimated printing time (normal mode) = 1m 2s\n"
+    )
+    unretract_only = "M83\n;TYPE:Perimeter\nG1 X1 Y1 E0.5\n;TYPE:Support material\nG1 E0.8 F2400\nG1 X5 Y5 F9000\n"
+    report = parse_gcode(unretract_only + closing, "t.stl")
+    assert dict(report.extrusion_by_role) == {"Perimeter": 0.5}
+    assert report.support_mm == 0
+    printed = unretract_only + "G1 X6 Y5 E0.25\n"
+    assert parse_gcode(printed + closing, "t.stl").support_mm == 0.25
+    assert parse_gcode(printed + closing, "t.stl").print_time_s == 62

@@ -9,6 +9,7 @@ print time and filament estimates from the G-code's closing comments.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -263,7 +264,9 @@ def parse_duration(text: str) -> int:
 def parse_gcode(text: str, stl: str = "") -> SliceReport:
     """Read PrusaSlicer G-code: estimates from its closing comments, filament pushed per ``;TYPE:`` role.
 
-    Only forward moves of the extruder count (unretractions included, retractions not).
+    Only printing moves count: the extruder going forward while the head moves in X or Y.
+    Retractions and the unretraction that follows each travel are not extrusion of any role
+    (an unretraction at the start of a support island must not read as support).
     """
     role = "(none)"
     by_role: dict[str, float] = {}
@@ -294,6 +297,7 @@ def parse_gcode(text: str, stl: str = "") -> SliceReport:
                 if word[0] == "E":
                     last_e = float(word[1:])
         elif code[0] in ("G1", "G0", "G2", "G3"):
+            moves = code[0] in ("G2", "G3") or any(word[0] in "XY" for word in code[1:])
             for word in code[1:]:
                 if word[0] == "E":
                     e = float(word[1:])
@@ -301,7 +305,7 @@ def parse_gcode(text: str, stl: str = "") -> SliceReport:
                         delta = e
                     else:
                         delta, last_e = e - last_e, e
-                    if delta > 0:
+                    if delta > 0 and moves:
                         by_role[role] = by_role.get(role, 0.0) + delta
     missing = [key for key in ("time", "mm", "cm3", "g") if key not in stats]
     if missing:
@@ -350,12 +354,20 @@ def slice_to_gcode(
     return gcode_path
 
 
+# Slicing a board half takes about 20 s: a build that writes the print card and then checks the
+# same files slices each STL once, keyed by its bytes and the profile.
+_REPORTS: dict[tuple[str, str, PrinterProfile], SliceReport] = {}
+
+
 def slice_report(stl_path: Path | str, profile: PrinterProfile = DREMEL_3D45) -> SliceReport:
     """Slice ``stl_path`` headless with the 3D45 profile and report time, filament and support."""
     stl_path = Path(stl_path)
-    with tempfile.TemporaryDirectory(prefix="printables-gcode-") as work:
-        gcode = slice_to_gcode(stl_path, Path(work) / (stl_path.stem + ".gcode"), profile)
-        return parse_gcode(gcode.read_text(encoding="utf-8", errors="replace"), stl_path.name)
+    key = (stl_path.name, hashlib.sha256(stl_path.read_bytes()).hexdigest(), profile)
+    if key not in _REPORTS:
+        with tempfile.TemporaryDirectory(prefix="printables-gcode-") as work:
+            gcode = slice_to_gcode(stl_path, Path(work) / (stl_path.stem + ".gcode"), profile)
+            _REPORTS[key] = parse_gcode(gcode.read_text(encoding="utf-8", errors="replace"), stl_path.name)
+    return _REPORTS[key]
 
 
 def check_slices(stl_path: Path | str, require_slicer: bool = False) -> list[CheckResult]:
