@@ -360,7 +360,7 @@ def test_gcode_roles_and_estimates_are_read_exactly():
         "Support material": 0.5,
         "External perimeter": 3.0,
     }
-    assert r.support_mm == pytest.approx(1.3) and r.has_support
+    assert r.support_mm == pytest.approx(0.5) and r.has_support
     assert r.print_time_s == 86400 + 2 * 3600 + 3 * 60 + 4
     assert (r.filament_mm, r.filament_cm3, r.filament_g, r.layers) == (8.05, 0.02, 0.03, 2)
 
