@@ -373,7 +373,7 @@ def test_absolute_extrusion_is_read_as_differences():
     text = text.replace("G1 X40 E3", "G1 X40 E7.25")
     r = parse_gcode(text)
     assert dict(r.extrusion_by_role) == pytest.approx(
-        {"Skirt/Brim": 3.75, "Support material": 1.3, "External perimeter": 3.0}
+        {"Skirt/Brim": 3.75, "Support material": 0.5, "External perimeter": 3.0}
     )
 
 
