@@ -362,6 +362,8 @@ _REPORTS: dict[tuple[str, str, PrinterProfile], SliceReport] = {}
 def slice_report(stl_path: Path | str, profile: PrinterProfile = DREMEL_3D45) -> SliceReport:
     """Slice ``stl_path`` headless with the 3D45 profile and report time, filament and support."""
     stl_path = Path(stl_path)
+    if slicer_path() is None:
+        raise SlicerUnavailable(f"prusa-slicer not found: {INSTALL_HINT}")
     key = (stl_path.name, hashlib.sha256(stl_path.read_bytes()).hexdigest(), profile)
     if key not in _REPORTS:
         with tempfile.TemporaryDirectory(prefix="printables-gcode-") as work:
