@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from printables.errors import ParameterError
 from printables.params.giuthi_board import GiuthiBoardParams
 from printables.params.giuthi_board import from_mapping as board_from_mapping
 
@@ -22,10 +23,42 @@ Progress = Callable[[str], None]
 
 
 def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameters") -> GiuthiBoardParams:
-    """The validated parameters of a model kind."""
+    """The validated parameters of a model kind; a board too small for its seeds is refused."""
     if kind != "giuthi-board":
         raise KeyError(kind)
-    return board_from_mapping(dict(mapping), source)
+    board = board_from_mapping(dict(mapping), source)
+    short = capacity_shortfall(board)
+    if short:
+        raise ParameterError(f"{source}: {short}")
+    return board
+
+
+def capacity_shortfall(board: GiuthiBoardParams) -> str | None:
+    """Why the designed pits or stores cannot hold what simulated games need, or None.
+
+    The same sums the STL check makes on the mesh, made here on the design so that a user who
+    asks for 9 seeds per pit on the default pits hears it before any modelling.
+    """
+    from printables.layout.giuthi_board import cavity_volume_mm3, pit_cavities, store_cavity
+    from printables.params.giuthi_seeds import seed_volume_mm3
+    from printables.rules.giuthi import required_pit_capacity, required_store_capacity
+
+    seed = seed_volume_mm3(seed_params_for(board))
+    pit = min(cavity_volume_mm3(c) for c in pit_cavities(board, "left"))
+    store = cavity_volume_mm3(store_cavity(board, "left"))
+    holds_pit = int(pit * board.packing_factor / seed + 1e-9)
+    holds_store = int(store * board.packing_factor / seed + 1e-9)
+    need_pit = required_pit_capacity(board.pits_per_row, board.seeds_per_pit)
+    need_store = required_store_capacity(board.pits_per_row, board.seeds_per_pit)
+    if holds_pit >= need_pit and holds_store >= need_store:
+        return None
+    what = "pits" if holds_pit < need_pit else "stores"
+    held, needed = (holds_pit, need_pit) if what == "pits" else (holds_store, need_store)
+    return (
+        f"seeds_per_pit={board.seeds_per_pit}: these {what} hold {held} seeds of {board.seed_diameter_mm:g} mm but "
+        f"games with {board.seeds_per_pit} per pit need {needed} (99.9th percentile); use deeper or larger "
+        f"{what} (--pit-depth, --pit-diameter), smaller seeds, or the preset giuthi-9seeds"
+    )
 
 
 def seed_params_for(board: GiuthiBoardParams):

@@ -32,6 +32,8 @@ def test_help_names_the_parameters():
         (["--pit-diameter", "80"], "pit_diameter_mm=80"),
         (["--screw", "m5"], "'m5'"),
         (["--preset", "nope"], "'nope'"),
+        (["--seeds", "9"], "these pits hold 32 seeds of 11 mm but games with 9 per pit need 60"),
+        (["--seeds", "6", "--pit-depth", "10"], "seeds_per_pit=6"),
     ],
 )
 def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, message):

@@ -48,6 +48,20 @@ def _slices(stls: list[Path]) -> list[CheckResult]:
     return results
 
 
+def _measured_seed(folder: Path, board) -> tuple[float, str] | None:
+    """The seed volume measured on the sprue STL printed with this board, if it lies beside it."""
+    from printables.check.giuthi_seeds import measure_seed_volume
+    from printables.params.giuthi_seeds import SeedParams, stl_name
+
+    try:
+        sprue = folder / stl_name(SeedParams(seed_diameter_mm=board.seed_diameter_mm, seed_height_mm=board.seed_height_mm))
+    except ValueError:
+        return None
+    if not sprue.exists():
+        return None
+    return measure_seed_volume(sprue), f"measured on {sprue.name}"
+
+
 def check_file(path: Path) -> list[CheckResult]:
     """Run every check that applies to ``path``; an unreadable or unknown file is a failed check."""
     path = Path(path)
@@ -60,13 +74,12 @@ def check_file(path: Path) -> list[CheckResult]:
     if suffix == ".json" and name.startswith("giuthi-board-"):
         from printables.check.giuthi_stl import check_board, load_manifest
 
-        results = check_board(path)
         try:
-            data, _ = load_manifest(path)
+            data, params = load_manifest(path)
             stls = [path.parent / data["parts"][side] for side in ("left", "right")]
         except (OSError, KeyError, TypeError, ValueError):
-            return results
-        return results + _slices(stls)
+            return check_board(path)
+        return check_board(path, _measured_seed(path.parent, params)) + _slices(stls)
     if suffix == ".stl" and name.startswith("giuthi-board-"):
         from printables.check.giuthi_stl import check_stl_file
 

@@ -611,7 +611,7 @@ def seeds_held(volume: float, seed_mm3: float, packing: float) -> int:
 # -- the whole check ----------------------------------------------------------------------------
 
 
-def check_board(manifest_path: Path) -> list[CheckResult]:
+def check_board(manifest_path: Path, seed: tuple[float, str] | None = None) -> list[CheckResult]:
     """Every check of the two halves named in a manifest, read back from their STL files."""
     manifest_path = Path(manifest_path)
     try:
@@ -620,7 +620,7 @@ def check_board(manifest_path: Path) -> list[CheckResult]:
         meshes = {side: load_mesh(manifest_path.parent / parts[side]) for side in SIDES}
     except (OSError, KeyError, TypeError, ValueError) as error:
         return [CheckResult("read board", False, f"{type(error).__name__}: {error}")]
-    return check_meshes(meshes, p)
+    return check_meshes(meshes, p, seed)
 
 
 def manifest_for(stl_path: Path) -> Path:
@@ -640,20 +640,22 @@ def check_stl_file(stl_path: Path) -> list[CheckResult]:
     return check_board(manifest)
 
 
-def check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> list[CheckResult]:
+def check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
+                 seed: tuple[float, str] | None = None) -> list[CheckResult]:
     """Every check of a board given its two halves as meshes (in open-board position)."""
     results: list[CheckResult] = []
     for side in SIDES:
         m = meshes[side]
         results += [check_solid(side, m), check_bed_fit(side, m), check_bed_face(side, m)]
-    results += check_cavities(meshes, p)
+    results += check_cavities(meshes, p, seed)
     for side in SIDES:
         results += check_printability(side, meshes[side])
     results += check_hinge(meshes, p)
     return results
 
 
-def check_cavities(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> list[CheckResult]:
+def check_cavities(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
+                   seed: tuple[float, str] | None = None) -> list[CheckResult]:
     """Pits and stores against the rule core's board, and their capacity against its loads."""
     n = p.pits_per_row
     giuthi.validate_parameters(n, p.seeds_per_pit)
@@ -684,7 +686,8 @@ def check_cavities(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> 
             f" {min(c.depth for c in stores):.1f} mm deep, {min(c.volume for c in stores):.0f} mm3",
         )
     )
-    seed_mm3, source = seed_volume(p)
+    # The seed volume measured on the printed sprue's STL when one is given, else the seed model's.
+    seed_mm3, source = seed if seed is not None else seed_volume(p)
     pack = p.packing_factor
     need_pit = giuthi.required_pit_capacity(n, p.seeds_per_pit)
     need_store = giuthi.required_store_capacity(n, p.seeds_per_pit)

@@ -13,6 +13,8 @@ OPTION_FIELDS = {
     "seeds": "seeds_per_pit",
     "pit_diameter": "pit_diameter_mm",
     "pit_depth": "pit_depth_mm",
+    "pit_length": "pit_length_mm",
+    "pit_corner": "pit_corner_radius_mm",
     "thickness": "thickness_mm",
     "wall": "wall_mm",
     "screw": "screw",
@@ -28,7 +30,9 @@ OPTION_FIELDS = {
 @click.option("--pits", type=int, default=None, help="Pits per row, even, 6 to 10 [default: 6].")
 @click.option("--seeds", type=int, default=None, help="Seeds per pit at the start, 4 to 9 [default: 4]; sizes pits and stores.")
 @click.option("--pit-diameter", type=float, default=None, help="Pit size along the row, mm.")
+@click.option("--pit-length", type=float, default=None, help="Pit size across the row, mm (= --pit-diameter for round pits).")
 @click.option("--pit-depth", type=float, default=None, help="Pit depth, mm.")
+@click.option("--pit-corner", type=float, default=None, help="Plan radius of pit and store corners, mm (large: ovals).")
 @click.option("--thickness", type=float, default=None, help="Board thickness, bed to playing surface, mm.")
 @click.option("--wall", type=float, default=None, help="Wall thickness, mm (at least 1.2).")
 @click.option("--screw", type=click.Choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
