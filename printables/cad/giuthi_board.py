@@ -15,10 +15,8 @@ import json
 from pathlib import Path
 
 import cadquery as cq
-from OCP.BRepAlgoAPI import BRepAlgoAPI_Cut, BRepAlgoAPI_Fuse
-from OCP.TopTools import TopTools_ListOfShape
 
-from printables.cad import export
+from printables.cad import booleans, export
 from printables.fileio import write_atomic
 from printables.layout.giuthi_board import (
     SIDES,
@@ -80,37 +78,11 @@ def _along_y(points_xz: list, kinds: list, y0: float, y1: float) -> cq.Shape:
 
 
 def _fuse(shapes: list[cq.Shape]) -> cq.Shape:
-    """Fuse shapes in one serial boolean run (parallel runs leave run-to-run round-off noise)."""
-    if len(shapes) == 1:
-        return shapes[0]
-    args, tools = TopTools_ListOfShape(), TopTools_ListOfShape()
-    args.Append(shapes[0].wrapped)
-    for shape in shapes[1:]:
-        tools.Append(shape.wrapped)
-    op = BRepAlgoAPI_Fuse()
-    op.SetArguments(args)
-    op.SetTools(tools)
-    op.SetRunParallel(False)
-    op.Build()
-    if not op.IsDone():
-        raise RuntimeError("fusing solids of the Giuthi board failed in the CAD kernel")
-    return cq.Shape.cast(op.Shape()).clean()
+    return booleans.fuse(shapes, "fusing solids of the Giuthi board")
 
 
 def _cut(shape: cq.Shape, tools: list[cq.Shape]) -> cq.Shape:
-    """Cut all ``tools`` from ``shape`` in one serial boolean run."""
-    args, cutters = TopTools_ListOfShape(), TopTools_ListOfShape()
-    args.Append(shape.wrapped)
-    for tool in tools:
-        cutters.Append(tool.wrapped)
-    op = BRepAlgoAPI_Cut()
-    op.SetArguments(args)
-    op.SetTools(cutters)
-    op.SetRunParallel(False)
-    op.Build()
-    if not op.IsDone():
-        raise RuntimeError("cutting the Giuthi board failed in the CAD kernel")
-    return cq.Shape.cast(op.Shape()).clean()
+    return booleans.cut(shape, tools, "cutting the Giuthi board")
 
 
 # -- the named steps ----------------------------------------------------------------------------

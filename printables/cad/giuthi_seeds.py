@@ -10,10 +10,8 @@ import math
 from pathlib import Path
 
 import cadquery as cq
-from OCP.BRepAlgoAPI import BRepAlgoAPI_Fuse
-from OCP.TopTools import TopTools_ListOfShape
 
-from printables.cad import export
+from printables.cad import booleans, export
 from printables.params.giuthi_seeds import (
     SeedParams,
     gate_outline,
@@ -63,23 +61,7 @@ def _gates(p: SeedParams) -> list[cq.Shape]:
 
 
 def _fuse_serial(shapes: list[cq.Shape]) -> cq.Shape:
-    """Fuse all shapes in one boolean run on one thread.
-
-    cadquery's ``union`` runs OCCT's booleans in parallel, which leaves round-off noise that
-    differs between runs; serial fusion makes a rebuild byte-identical.
-    """
-    args, tools = TopTools_ListOfShape(), TopTools_ListOfShape()
-    args.Append(shapes[0].wrapped)
-    for shape in shapes[1:]:
-        tools.Append(shape.wrapped)
-    op = BRepAlgoAPI_Fuse()
-    op.SetArguments(args)
-    op.SetTools(tools)
-    op.SetRunParallel(False)
-    op.Build()
-    if not op.IsDone():
-        raise RuntimeError("fusing the seed sprue failed in the CAD kernel")
-    return cq.Shape.cast(op.Shape()).clean()
+    return booleans.fuse(shapes, "fusing the seed sprue")
 
 
 def build_sprue(p: SeedParams) -> cq.Workplane:
