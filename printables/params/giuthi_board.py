@@ -13,6 +13,9 @@ model (see ``benchmarks/giuthi_print_cost.py``). Pure: no cadquery, no I/O.
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import math
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
@@ -160,8 +163,25 @@ class GiuthiBoardParams:
         )
 
     def stem(self) -> str:
-        """File-name part shared by both halves, e.g. ``2x6-4seeds``."""
-        return f"2x{self.pits_per_row}-{self.seeds_per_pit}seeds"
+        """File-name part shared by both halves: ``2x6-4seeds``, plus a short digest of any other
+        parameter that differs from the default (``2x6-4seeds-1a2b3c``), so two different boards
+        never share file names."""
+        base = f"2x{self.pits_per_row}-{self.seeds_per_pit}seeds"
+        default = GiuthiBoardParams(pits_per_row=self.pits_per_row, seeds_per_pit=self.seeds_per_pit) \
+            if self._default_constructible() else None
+        changed = {f.name: getattr(self, f.name) for f in fields(self)
+                   if default is None or getattr(self, f.name) != getattr(default, f.name)}
+        if not changed:
+            return base
+        digest = hashlib.sha1(json.dumps(changed, sort_keys=True).encode()).hexdigest()[:6]
+        return f"{base}-{digest}"
+
+    def _default_constructible(self) -> bool:
+        try:
+            GiuthiBoardParams(pits_per_row=self.pits_per_row, seeds_per_pit=self.seeds_per_pit)
+        except ValueError:
+            return False
+        return True
 
     def part_name(self, side: str) -> str:
         """File stem of one half: ``giuthi-board-left-2x6-4seeds``."""
