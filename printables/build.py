@@ -49,6 +49,21 @@ class Built:
         return all(r.ok for r in self.results)
 
 
+def validate_preset(preset: Preset) -> None:
+    """Raise ParameterError (naming the file) unless the preset's kind and parameters are valid."""
+    from printables.models import MODEL_KINDS, model_params
+    from printables.sheets import SHEET_KINDS, sheet_params
+
+    source = f"{preset.path} [params]"
+    if preset.kind in SHEET_KINDS:
+        sheet_params(preset.kind, preset.params, source)
+    elif preset.kind in MODEL_KINDS:
+        model_params(preset.kind, preset.params, source)
+    else:
+        known = ", ".join(sorted(SHEET_KINDS) + list(MODEL_KINDS))
+        raise ParameterError(f"{preset.path}: unknown kind {preset.kind!r}; known kinds: {known}")
+
+
 def build_preset(preset: Preset, output: Path, progress=lambda message: None) -> Built:
     """Build one preset into ``output/<kind>/`` and check what it wrote.
 

@@ -8,10 +8,12 @@ cadquery is imported only here, inside the build functions.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from printables.errors import ParameterError
+from printables.fileio import prepare_folder
 from printables.params.giuthi_board import GiuthiBoardParams
 from printables.params.giuthi_board import from_mapping as board_from_mapping
 
@@ -76,13 +78,35 @@ def build_giuthi(
     previews: bool = True,
     progress: Progress = lambda message: None,
 ) -> list[Path]:
-    """Build the whole Giuthi set into ``out_dir``; returns every file written."""
+    """Build the whole Giuthi set into ``out_dir``; returns every file written.
+
+    The set is made in a staging folder beside ``out_dir`` and moved in only when every part of
+    it exists, so a failure part-way leaves the folder as it was.
+    """
+    import shutil
+    import tempfile
+
+    out_dir = prepare_folder(Path(out_dir))
+    staging = Path(tempfile.mkdtemp(prefix=".printables-giuthi-", dir=out_dir.parent))
+    try:
+        made = _build_giuthi_in(board, staging, slice_parts, previews, progress)
+        final = []
+        for path in made:
+            target = out_dir / path.name
+            os.replace(path, target)
+            final.append(target)
+        return final
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool, previews: bool,
+                     progress: Progress) -> list[Path]:
     from printables.cad.giuthi_board import build_halves, write_board
     from printables.cad.giuthi_seeds import build_seeds
     from printables.check.slicer import PROFILE_FILE, is_slicer_available, slice_report, write_profile
     from printables.render.giuthi_card import giuthi_print_card, write_print_card
 
-    out_dir = Path(out_dir)
     progress("modelling the two board halves")
     halves = build_halves(board)
     written = write_board(board, halves, out_dir)

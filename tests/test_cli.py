@@ -64,7 +64,7 @@ def test_check_reports_failure_with_exit_1(tmp_path):
     result = CliRunner().invoke(main, ["check", str(junk)])
     assert result.exit_code == 1 and "FAIL" in result.output
     missing = CliRunner().invoke(main, ["check", str(tmp_path / "nope.pdf")])
-    assert missing.exit_code == 1 and "does not exist" in missing.output
+    assert missing.exit_code == 2 and "does not exist" in missing.output and len(missing.output.strip().splitlines()) == 1
 
 
 def test_readme_usage_commands_run(tmp_path, monkeypatch):

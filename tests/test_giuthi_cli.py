@@ -24,16 +24,17 @@ def test_help_names_the_parameters():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--pits", "7"], "pits_per_row=7"),
-        (["--pits", "12"], "pits_per_row=12"),
-        (["--seeds", "12"], "seeds_per_pit=12"),
-        (["--seeds", "3"], "seeds_per_pit=3"),
-        (["--wall", "0.5"], "wall_mm=0.5"),
-        (["--pit-diameter", "80"], "pit_diameter_mm=80"),
+        (["--pits", "7"], "--pits 7: the fold would cut a pit in two; use an even number (6 or 8)"),
+        (["--pits", "12"], "--pits 12: a folding board has 6, 8, 10 pits per row"),
+        (["--seeds", "12"], "--seeds 12"),
+        (["--seeds", "3"], "--seeds 3"),
+        (["--wall", "0.5"], "--wall 0.5"),
+        (["--pit-diameter", "80"], "--pit-diameter 80"),
+        (["--pit-depth", "nan"], "--pit-depth nan"),
         (["--screw", "m5"], "'m5'"),
         (["--preset", "nope"], "'nope'"),
         (["--seeds", "9"], "these pits hold 32 seeds of 11 mm but games with 9 per pit need 60"),
-        (["--seeds", "6", "--pit-depth", "10"], "seeds_per_pit=6"),
+        (["--seeds", "6", "--pit-depth", "10"], "--seeds 6"),
     ],
 )
 def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, message):
@@ -48,8 +49,25 @@ def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, me
 def test_a_board_too_big_for_the_bed_is_refused_with_what_fits(tmp_path):
     result = invoke("giuthi", "--pits", "10", "--pit-diameter", "45", "-o", str(tmp_path / "g"))
     assert result.exit_code == 2
-    assert "the largest that fits: pits_per_row=8 or pit_diameter_mm<=39" in result.output
+    assert "the largest that fits: --pits 8 or pit_diameter_mm<=39" in result.output
     assert not (tmp_path / "g").exists()
+
+
+def test_an_output_folder_that_cannot_be_made_is_refused_before_modelling(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = invoke("giuthi", "--no-slice", "-o", str(blocker / "sub"))
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert "cannot create the folder" in result.output
+
+
+def test_show_uses_the_chosen_board_and_refuses_an_impossible_one():
+    five = invoke("giuthi", "--show", "--pits", "5", "--game-seed", "2")
+    assert five.exit_code == 0 and five.output.splitlines()[1].startswith("North [  0]   4   4   4   4   4\n"[:31])
+    assert five.output.splitlines()[1].count(" 4") == 5
+    assert invoke("giuthi", "--show", "--pits", "0").exit_code == 2
+    travel = invoke("giuthi", "--show", "--preset", "giuthi-travel")
+    assert travel.exit_code == 0 and "Game over" in travel.output
 
 
 def test_show_prints_a_followable_game():

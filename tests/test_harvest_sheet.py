@@ -78,11 +78,16 @@ def test_cell_size_is_physical(tmp_path):
         (["--grid", "4x4"], "pentomino I cannot be placed"),
         (["--players", "13"], "players 13"),
         (["--players", "1"], "players 1"),
-        (["--cell", "3"], "cell 3.0 mm"),
+        (["--cell", "3"], "cell 3 mm: use at least 5 mm"),
+        (["--cell", "nan"], "cell nan"),
+        (["--cell", "inf"], "cell inf"),
+        (["--grid", "1000x1000"], "largest that fits is 36x36"),
+        (["--grid", "3x5", "--per-page", "6", "--paper", "a5"], "6 games per page do not fit a5"),
         (["--cell", "40"], "largest cell that fits"),
         (["--grid", "80x80"], "largest that fits is"),
         (["--coins-per-turn", "0"], "coins per turn 0"),
         (["--per-page", "0"], "per page 0"),
+        (["--per-page", "7"], "per page 7: use 1 to 6"),
         (["--paper", "a3"], "'a3'"),
     ],
 )
@@ -94,6 +99,18 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, message
     assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], result.output
     assert "Traceback" not in result.output
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("target, message", [("", "output path is empty"), (".", "is a directory"),
+                                             ("folder", "is a directory"), ("afile/x.pdf", "cannot write")])
+def test_an_output_path_that_cannot_be_written_is_one_line_exit_2(tmp_path, monkeypatch, target, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "afile").write_text("not a folder")
+    result = CliRunner().invoke(main, ["harvest", "-o", target])
+    assert result.exit_code == 2 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "folder"] and not any((tmp_path / "folder").iterdir())
 
 
 def test_small_grid_warns_but_writes(tmp_path):

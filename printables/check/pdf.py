@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from printables.check.results import CheckResult
 from printables.paper import PAPER_SIZES_MM, pt_to_mm
 
 SIZE_TOLERANCE_MM = 0.05
+# A damaged PDF is reported as a failed check; pypdf's own warnings would only repeat it.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,10 @@ class OneLineErrors(click.Group):
         except ParameterError as error:
             click.echo(f"Error: {error}", err=True)
             sys.exit(2)
+        except OSError as error:  # a path the user named cannot be read or written
+            where = f" {error.filename}" if error.filename else ""
+            click.echo(f"Error: cannot use{where}: {error.strerror or error}", err=True)
+            sys.exit(2)
         except click.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(1)
@@ -74,7 +78,7 @@ def list_presets() -> None:
               show_default=True, help="Folder to build into.")
 def build(names: tuple[str, ...], output: Path) -> int:
     """Build every preset (or the NAMES given) into OUTPUT and check each result."""
-    from printables.build import all_presets, build_preset
+    from printables.build import all_presets, build_preset, validate_preset
 
     presets = all_presets()
     known = {p.name: p for p in presets}
@@ -82,6 +86,8 @@ def build(names: tuple[str, ...], output: Path) -> int:
         if name not in known:
             raise click.BadParameter(f"unknown preset {name!r}; `printables list` shows the {len(known)} presets", param_hint="NAMES")
     chosen = [known[n] for n in names] if names else presets
+    for preset in chosen:  # every preset's parameters are valid before anything is built
+        validate_preset(preset)
     failed = 0
     for i, preset in enumerate(chosen, 1):
         def progress(message: str, i: int = i, name: str = preset.name) -> None:
@@ -103,7 +109,7 @@ def build(names: tuple[str, ...], output: Path) -> int:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 def check(paths: tuple[Path, ...]) -> int:
     """Read produced files back and check them against the rules and their parameters."""
     from printables.check.dispatch import check_file, expand

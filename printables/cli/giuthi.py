@@ -50,11 +50,9 @@ OPTION_FIELDS = {
 def giuthi(preset, slice_parts, previews, show, game_seed, output, **options) -> None:
     """Giuthi board halves and seed sprue (STL + STEP), slicer profile, print card and previews."""
     from printables.build import all_presets
+    from printables.errors import ParameterError
+    from printables.fileio import prepare_folder
     from printables.models import build_giuthi, model_params
-
-    if show:
-        _show_game(options["pits"] or 6, options["seeds"] or 4, game_seed)
-        return
 
     mapping: dict = {}
     if preset is not None:
@@ -63,11 +61,29 @@ def giuthi(preset, slice_parts, previews, show, game_seed, output, **options) ->
             raise click.BadParameter(f"{preset!r}: use one of {', '.join(sorted(presets))}", param_hint="'--preset'")
         mapping.update(presets[preset].params)
     mapping.update({OPTION_FIELDS[k]: v for k, v in options.items() if v is not None})
-    board = model_params("giuthi-board", mapping, "giuthi")
+    if show:
+        from printables.rules.giuthi import DEFAULT_PITS_PER_ROW, DEFAULT_SEEDS_PER_PIT
+
+        _show_game(mapping.get("pits_per_row", DEFAULT_PITS_PER_ROW),
+                   mapping.get("seeds_per_pit", DEFAULT_SEEDS_PER_PIT), game_seed)
+        return
+    try:
+        board = model_params("giuthi-board", mapping, "giuthi")
+    except ParameterError as error:
+        raise ParameterError(_in_option_names(str(error))) from None
+    prepare_folder(output)
     written = build_giuthi(board, output, slice_parts=slice_parts, previews=previews,
                            progress=lambda message: click.echo(f"… {message}", err=True))
     for path in written:
         click.echo(str(path))
+
+
+def _in_option_names(message: str) -> str:
+    """A parameter error in the words the user typed: ``pits_per_row=7`` becomes ``--pits 7``."""
+    message = message.removeprefix("giuthi: ")
+    for option, field in sorted(OPTION_FIELDS.items(), key=lambda kv: -len(kv[1])):
+        message = message.replace(f"{field}=", f"--{option.replace('_', '-')} ")
+    return message
 
 
 def _show_game(pits: int, seeds: int, seed: int) -> None:

@@ -27,10 +27,10 @@ def harvest(grid, players, cell_mm, coins_per_turn, paper, landscape, per_page, 
 
     sheet = HarvestSheet(grid=grid, players=players, cell_mm=cell_mm, coins_per_turn=coins_per_turn,
                          paper=paper, landscape=landscape, per_page=per_page)
+    path = output or Path("output") / "harvest" / f"{sheet.file_stem()}.pdf"
+    write_sheet("harvest", sheet, path)
+    click.echo(str(path))
     side, _ = recommended_grid(players)
     if sheet.width * sheet.height < side * side:
         click.echo(f"warning: {sheet.width}x{sheet.height} is smaller than the {side}x{side} recommended "
                    f"for {players} players; games will be short", err=True)
-    path = output or Path("output") / "harvest" / f"{sheet.file_stem()}.pdf"
-    write_sheet("harvest", sheet, path)
-    click.echo(str(path))

@@ -159,6 +159,11 @@ def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
             f"cell {sheet.cell_mm:g} mm: a {sheet.width}x{sheet.height} grid does not fit {where} "
             f"with {games}; the largest cell that fits is {floor_to(largest_fit, 0.1):g} mm"
         )
+    if min(largest_grid) < 3 or max(largest_grid) < 5:
+        raise ParameterError(
+            f"per page {sheet.per_page}: {games} do not fit {where} at cells of at least {MIN_CELL_MM:g} mm "
+            "(a grid needs at least 3x5 so every harvester fits); use fewer --per-page or a larger --paper"
+        )
     raise ParameterError(
         f"grid {sheet.width}x{sheet.height}: does not fit {where} with {games} at cells of at least "
         f"{MIN_CELL_MM:g} mm; the largest that fits is {largest_grid[0]}x{largest_grid[1]} "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from pathlib import Path
 from typing import Any, Mapping, TypeVar
@@ -26,6 +27,16 @@ def from_mapping(cls: type[T], mapping: Mapping[str, Any], source: str = "parame
         raise ParameterError(f"{source}: {error}") from None
     except (TypeError, ValueError) as error:
         raise ParameterError(f"{source}: {error}") from None
+
+
+def require_mm(what: str, value: Any, low: float, high: float | None = None) -> float:
+    """``value`` as a float of mm within [low, high]; NaN, infinities and non-numbers are refused."""
+    span = f"at least {low:g} mm" if high is None else f"{low:g} to {high:g} mm"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ParameterError(f"{what} {value!r}: give a number of mm, {span}")
+    if value < low or (high is not None and value > high):
+        raise ParameterError(f"{what} {value:g} mm: use {span}")
+    return float(value)
 
 
 def parse_dims(text: str, what: str = "grid") -> tuple[int, int]:

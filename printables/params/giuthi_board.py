@@ -220,6 +220,11 @@ def _integer(name: str, value: Any, low: int, high: int) -> None:
 
 def _validate(p: GiuthiBoardParams) -> None:
     """Raise ParameterError naming the values when ``p`` cannot be built or printed."""
+    # The rule core plays 5 to 10 pits per row; a board that folds between its halves needs an even count.
+    evens = [n for n in range(giuthi.MIN_PITS_PER_ROW, giuthi.MAX_PITS_PER_ROW + 1) if n % 2 == 0]
+    if isinstance(p.pits_per_row, int) and not isinstance(p.pits_per_row, bool) and not (
+            giuthi.MIN_PITS_PER_ROW <= p.pits_per_row <= giuthi.MAX_PITS_PER_ROW):
+        raise ParameterError(f"pits_per_row={p.pits_per_row}: a folding board has {', '.join(map(str, evens))} pits per row")
     _integer("pits_per_row", p.pits_per_row, giuthi.MIN_PITS_PER_ROW, giuthi.MAX_PITS_PER_ROW)
     if p.pits_per_row % 2:
         evens = [n for n in (p.pits_per_row - 1, p.pits_per_row + 1)

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from printables.errors import ParameterError
 from printables.paper import SHEET_PAPERS
-from printables.params.base import parse_dims
+from printables.params.base import parse_dims, require_mm
 from printables.rules import harvest
 
 MIN_CELL_MM = 5.0  # smallest cell a pencilled pentomino outline and coin fit in
-MAX_PER_PAGE = 16
+MAX_PER_PAGE = 6  # more games than this never fit a page at cells of at least 5 mm
 MAX_COINS_PER_TURN = 10
 
 
@@ -49,11 +49,8 @@ class HarvestSheet:
                 f"players {self.players!r}: The Bitcoin Harvest takes {harvest.MIN_PLAYERS} to {harvest.MAX_PLAYERS}"
             )
         if self.cell_mm is not None:
-            if not isinstance(self.cell_mm, (int, float)) or self.cell_mm < MIN_CELL_MM:
-                raise ParameterError(
-                    f"cell {self.cell_mm!r} mm: cells must be at least {MIN_CELL_MM:g} mm to write in"
-                )
-            object.__setattr__(self, "cell_mm", float(self.cell_mm))
+            # Cells must be at least MIN_CELL_MM to write in; the layout says how large fits.
+            object.__setattr__(self, "cell_mm", require_mm("cell", self.cell_mm, MIN_CELL_MM))
         if not isinstance(self.coins_per_turn, int) or not 1 <= self.coins_per_turn <= MAX_COINS_PER_TURN:
             raise ParameterError(f"coins per turn {self.coins_per_turn!r}: use 1 to {MAX_COINS_PER_TURN}")
         if self.paper not in SHEET_PAPERS:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from printables.errors import ParameterError
@@ -30,7 +32,7 @@ class PatchworkSheet:
         if self.paper not in SHEET_PAPERS:
             raise ParameterError(f"paper {self.paper!r}: use one of {', '.join(SHEET_PAPERS)}")
         if self.cell_mm is not None:
-            if isinstance(self.cell_mm, bool) or not isinstance(self.cell_mm, (int, float)):
+            if isinstance(self.cell_mm, bool) or not isinstance(self.cell_mm, (int, float)) or not math.isfinite(self.cell_mm):
                 raise ParameterError(f"cell {self.cell_mm!r}: give the square's side in mm, e.g. 20")
             if self.cell_mm < MIN_CELL_MM:
                 raise ParameterError(

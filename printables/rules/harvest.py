@@ -81,8 +81,15 @@ def validate_grid(width: int, height: int) -> None:
 
 
 def unplaceable(width: int, height: int, harvesters: Iterable[str] = pentominoes.LETTERS) -> tuple[str, ...]:
-    """The harvesters that cannot be placed at all on an empty ``width x height`` grid."""
-    return tuple(l for l in harvesters if not placements(l, width, height))
+    """The harvesters that cannot be placed at all on an empty ``width x height`` grid.
+
+    Decided from the orientations' bounding boxes, so a huge grid costs nothing to ask about.
+    """
+    def fits(letter: str) -> bool:
+        return any(w <= width and h <= height
+                   for w, h in (pentominoes.size(s) for s in pentominoes.ORIENTATIONS[parse_letter(letter)]))
+
+    return tuple(l for l in harvesters if not fits(l))
 
 
 def new_game(
