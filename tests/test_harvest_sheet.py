@@ -26,7 +26,7 @@ def failed(results):
 def test_help_lists_every_option():
     result = run("harvest", "--help")
     assert result.exit_code == 0
-    for option in ("--grid", "--players", "--cell", "--coins-per-turn", "--paper", "--landscape", "--per-page", "--output"):
+    for option in ("--grid", "--players", "--cell", "--coins-per-turn", "--opening-coins", "--paper", "--landscape", "--per-page", "--output"):
         assert option in result.output
 
 
@@ -86,6 +86,7 @@ def test_cell_size_is_physical(tmp_path):
         (["--cell", "40"], "largest cell that fits"),
         (["--grid", "80x80"], "largest that fits is"),
         (["--coins-per-turn", "0"], "coins per turn 0"),
+        (["--opening-coins", "0"], "opening coins 0"),
         (["--per-page", "0"], "per page 0"),
         (["--per-page", "7"], "per page 7: use 1 to 6"),
         (["--paper", "a3"], "'a3'"),

@@ -14,19 +14,20 @@ from printables.paper import SHEET_PAPERS
 @click.option("--players", type=int, default=2, show_default=True, help="Number of players, 2 to 12.")
 @click.option("--cell", "cell_mm", type=float, default=None, help="Cell size in mm (at least 5); default: as large as fits, up to 15.")
 @click.option("--coins-per-turn", type=int, default=2, show_default=True, help="Coins drawn each turn (variant; printed on the sheet).")
+@click.option("--opening-coins", type=int, default=2, show_default=True, help="Coins the first player draws to open (variant).")
 @click.option("--paper", type=click.Choice(SHEET_PAPERS), default="a4", show_default=True)
 @click.option("--landscape", is_flag=True, help="Turn the page sideways.")
 @click.option("--per-page", type=int, default=1, show_default=True, help="Games per page (small grids).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="PDF to write [default: output/harvest/<parameters>.pdf].")
-def harvest(grid, players, cell_mm, coins_per_turn, paper, landscape, per_page, output) -> None:
+def harvest(grid, players, cell_mm, coins_per_turn, opening_coins, paper, landscape, per_page, output) -> None:
     """A sheet for The Bitcoin Harvest: grid, the 12 harvesters, score table and rules."""
     from printables.params.harvest import HarvestSheet
     from printables.rules.harvest import recommended_grid
     from printables.sheets import write_sheet
 
     sheet = HarvestSheet(grid=grid, players=players, cell_mm=cell_mm, coins_per_turn=coins_per_turn,
-                         paper=paper, landscape=landscape, per_page=per_page)
+                         opening_coins=opening_coins, paper=paper, landscape=landscape, per_page=per_page)
     path = output or Path("output") / "harvest" / f"{sheet.file_stem()}.pdf"
     write_sheet("harvest", sheet, path)
     click.echo(str(path))

@@ -44,11 +44,11 @@ TITLE = "The Bitcoin Harvest"
 CREDIT = "a pentomino game by Néstor Romeral Andrés (Bitcoin Magazine, 2014)"
 
 
-def rules_summary(coins_per_turn: int) -> str:
+def rules_summary(coins_per_turn: int, opening_coins: int = harvest.OPENING_COINS) -> str:
     """The short rules printed on every sheet."""
     return (
         "Each player picks a different pentomino, their harvester (circle it; + is X). "
-        f"The first player draws {harvest.OPENING_COINS} coins in empty cells. Then, from the second player on, "
+        f"The first player draws {opening_coins} coin{'s' if opening_coins != 1 else ''} in empty cells. Then, from the second player on, "
         "each turn: draw your harvester inside the grid in any rotation or reflection, not overlapping any "
         "pentomino; score 1 point per coin it covers; then draw "
         f"{coins_per_turn} coin{'s' if coins_per_turn != 1 else ''} in empty cells (no coin, no pentomino). "
@@ -109,7 +109,7 @@ def _furniture_heights(sheet: HarvestSheet, width: float) -> float:
 
 
 def _rules_lines(sheet: HarvestSheet, width: float) -> list[str]:
-    return wrap(rules_summary(sheet.coins_per_turn), width, RULES_SIZE_PT)
+    return wrap(rules_summary(sheet.coins_per_turn, sheet.opening_coins), width, RULES_SIZE_PT)
 
 
 def _region_area(sheet: HarvestSheet) -> tuple[float, float, Box]:
@@ -287,6 +287,7 @@ def parameters_json(sheet: HarvestSheet, cell: float) -> str:
             "players": sheet.players,
             "cell_mm": cell,
             "coins_per_turn": sheet.coins_per_turn,
+            "opening_coins": sheet.opening_coins,
             "paper": sheet.paper,
             "landscape": sheet.landscape,
             "per_page": sheet.per_page,
@@ -307,7 +308,9 @@ def layout(sheet: HarvestSheet) -> Document:
         items.append(Text(PAGE_MARGIN_MM, rules_y + i * line_height_mm(RULES_SIZE_PT), line, size_pt=RULES_SIZE_PT))
     description = (
         f"{TITLE} · grid {sheet.width}x{sheet.height} · {sheet.players} players · {cell:g} mm cells · "
-        f"{sheet.coins_per_turn} coins per turn · {sheet.paper.upper() if sheet.paper != 'letter' else 'Letter'}"
+        f"{sheet.coins_per_turn} coins per turn"
+        + (f" ({sheet.opening_coins} to open)" if sheet.opening_coins != harvest.OPENING_COINS else "")
+        + f" · {sheet.paper.upper() if sheet.paper != 'letter' else 'Letter'}"
         + (f" · {sheet.per_page} games per page" if sheet.per_page > 1 else "")
     )
     items += footer(page_w, page_h, PAGE_MARGIN_MM, description)

@@ -22,6 +22,7 @@ class HarvestSheet:
     players: int = 2
     cell_mm: float | None = None  # None: as large as fits, up to the layout's comfortable maximum
     coins_per_turn: int = harvest.DEFAULT_COINS_PER_TURN
+    opening_coins: int = harvest.OPENING_COINS
     paper: str = "a4"
     landscape: bool = False
     per_page: int = 1
@@ -53,6 +54,8 @@ class HarvestSheet:
             object.__setattr__(self, "cell_mm", require_mm("cell", self.cell_mm, MIN_CELL_MM))
         if not isinstance(self.coins_per_turn, int) or not 1 <= self.coins_per_turn <= MAX_COINS_PER_TURN:
             raise ParameterError(f"coins per turn {self.coins_per_turn!r}: use 1 to {MAX_COINS_PER_TURN}")
+        if not isinstance(self.opening_coins, int) or not 1 <= self.opening_coins <= MAX_COINS_PER_TURN:
+            raise ParameterError(f"opening coins {self.opening_coins!r}: use 1 to {MAX_COINS_PER_TURN}")
         if self.paper not in SHEET_PAPERS:
             raise ParameterError(f"paper {self.paper!r}: use one of {', '.join(SHEET_PAPERS)}")
         if not isinstance(self.landscape, bool):
@@ -79,6 +82,8 @@ class HarvestSheet:
             parts.append(f"{self.cell_mm:g}mm")
         if self.coins_per_turn != harvest.DEFAULT_COINS_PER_TURN:
             parts.append(f"{self.coins_per_turn}coins")
+        if self.opening_coins != harvest.OPENING_COINS:
+            parts.append(f"{self.opening_coins}opening")
         if self.per_page > 1:
             parts.append(f"{self.per_page}up")
         return "-".join(parts)

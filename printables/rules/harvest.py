@@ -50,6 +50,7 @@ class HarvestState:
     height: int
     harvesters: tuple[str, ...]
     coins_per_turn: int = DEFAULT_COINS_PER_TURN
+    opening_coins: int = OPENING_COINS  # rule 7: stays 2 unless the players also agree otherwise
     occupied: int = 0  # cells covered by a pentomino
     coins: int = 0  # cells holding a coin
     scores: tuple[int, ...] = ()
@@ -97,6 +98,7 @@ def new_game(
     height: int,
     harvesters: Iterable[str],
     coins_per_turn: int = DEFAULT_COINS_PER_TURN,
+    opening_coins: int = OPENING_COINS,
 ) -> HarvestState:
     """A new game before the opening coins: player 0 (who chose first) must draw them."""
     validate_grid(width, height)
@@ -107,12 +109,14 @@ def new_game(
         raise ValueError(f"harvesters {' '.join(letters)}: each player needs a different pentomino")
     if coins_per_turn < 0:
         raise ValueError(f"coins per turn {coins_per_turn}: must be 0 or more")
-    return HarvestState(width, height, letters, coins_per_turn, scores=(0,) * len(letters))
+    if opening_coins < 0:
+        raise ValueError(f"opening coins {opening_coins}: must be 0 or more")
+    return HarvestState(width, height, letters, coins_per_turn, opening_coins, scores=(0,) * len(letters))
 
 
 def coins_to_draw(state: HarvestState, after_placement: int = 0) -> int:
     """How many coins the mover must draw: the agreed number, or as many as empty cells allow."""
-    wanted = OPENING_COINS if not state.opening_done else state.coins_per_turn
+    wanted = state.opening_coins if not state.opening_done else state.coins_per_turn
     free = (state.empty & ~after_placement).bit_count()
     return min(wanted, free)
 
