@@ -35,7 +35,13 @@ def render_sheet(kind: str, params) -> bytes:
     return render_pdf(_load(SHEET_KINDS[kind][1])(params))
 
 
-def write_sheet(kind: str, params, path: Path) -> Path:
-    """Lay out, render and atomically write a sheet; layout errors leave no file behind."""
+DEFAULT_OUTPUT = Path("output")
+
+
+def write_sheet(kind: str, params, path: Path | None = None) -> Path:
+    """Lay out, render and atomically write a sheet; layout errors leave no file behind.
+
+    Without a path the sheet goes to ``output/<kind>/<name from the parameters>.pdf``.
+    """
     data = render_sheet(kind, params)
-    return write_atomic(path, data)
+    return write_atomic(path or DEFAULT_OUTPUT / kind / f"{params.file_stem()}.pdf", data)

@@ -28,8 +28,7 @@ def harvest(grid, players, cell_mm, coins_per_turn, opening_coins, paper, landsc
 
     sheet = HarvestSheet(grid=grid, players=players, cell_mm=cell_mm, coins_per_turn=coins_per_turn,
                          opening_coins=opening_coins, paper=paper, landscape=landscape, per_page=per_page)
-    path = output or Path("output") / "harvest" / f"{sheet.file_stem()}.pdf"
-    write_sheet("harvest", sheet, path)
+    path = write_sheet("harvest", sheet, output)
     click.echo(str(path))
     side, _ = recommended_grid(players)
     if sheet.width * sheet.height < side * side:

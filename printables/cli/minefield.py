@@ -24,6 +24,5 @@ def minefield(size, paper, landscape, cell_mm, per_page, output) -> None:
     from printables.sheets import write_sheet
 
     sheet = MinefieldSheet(size=size, cell_mm=cell_mm, paper=paper, landscape=landscape, per_page=per_page)
-    path = output or Path("output") / "minefield" / f"{sheet.file_stem()}.pdf"
-    write_sheet("minefield", sheet, path)
+    path = write_sheet("minefield", sheet, output)
     click.echo(str(path))

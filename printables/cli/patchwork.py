@@ -30,6 +30,5 @@ def patchwork(part, paper, cell_mm, leather, ink, output) -> None:
     from printables.sheets import write_sheet
 
     sheet = PatchworkSheet(part=part, paper=paper, cell_mm=cell_mm, leather=leather, ink=ink)
-    path = output or Path("output") / "patchwork" / f"{sheet.file_stem()}.pdf"
-    write_sheet("patchwork", sheet, path)
+    path = write_sheet("patchwork", sheet, output)
     click.echo(str(path))

@@ -33,6 +33,5 @@ def peas(layout, rows, cols, postcard, landscape, paper, bleed, pea_mm, back, ou
 
     card = PeaCard(layout=layout, rows=rows, cols=cols, postcard=postcard, landscape=landscape,
                    paper=paper, bleed=float(bleed), pea_mm=pea_mm, back=back)
-    path = output or Path("output") / "peas" / f"{card.file_stem()}.pdf"
-    write_sheet("peas", card, path)
+    path = write_sheet("peas", card, output)
     click.echo(str(path))
