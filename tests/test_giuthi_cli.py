@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from printables.check.dispatch import check_file, expand
 from printables.cli import main
+from conftest import assert_one_line_error
 
 
 def invoke(*args):
@@ -40,9 +41,7 @@ def test_help_names_the_parameters():
 def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, message):
     out = tmp_path / "g"
     result = invoke("giuthi", *args, "-o", str(out))
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0], result.output
+    assert_one_line_error(result, message)
     assert not out.exists()
 
 

@@ -13,6 +13,7 @@ from printables.layout.harvest import layout
 from printables.layout.primitives import Document, Page, Rect
 from printables.params.harvest import HarvestSheet
 from printables.render.pdf import render_pdf
+from conftest import assert_one_line_error
 
 
 def run(*args):
@@ -95,9 +96,7 @@ def test_cell_size_is_physical(tmp_path):
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, message):
     out = tmp_path / "bad.pdf"
     result = CliRunner().invoke(main, ["harvest", *args, "-o", str(out)])
-    assert result.exit_code == 2
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], result.output
+    assert_one_line_error(result, message)
     assert "Traceback" not in result.output
     assert not out.exists() and list(tmp_path.iterdir()) == []
 

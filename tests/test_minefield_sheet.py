@@ -18,6 +18,7 @@ from printables.params.base import from_mapping
 from printables.params.minefield import MIN_CELL_MM, MinefieldSheet
 from printables.render.pdf import render_pdf
 from printables.rules import minefield as rules
+from conftest import assert_one_line_error
 
 PRESETS = ("minefield-9x9-a4", "minefield-11x11-a4", "minefield-15x15-a4", "minefield-11x11-letter")
 
@@ -159,9 +160,7 @@ def test_the_size_limit_names_the_largest_size_that_fits(paper, landscape):
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, message):
     out = tmp_path / "bad.pdf"
     result = CliRunner().invoke(main, ["minefield", *args, "-o", str(out)])
-    assert result.exit_code == 2
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], result.output
+    assert_one_line_error(result, message)
     assert "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
 

@@ -20,6 +20,7 @@ from printables.params.base import load_preset
 from printables.params.peas import PeaCard, imposition
 from printables.render.pdf import render_pdf
 from printables.rules import peas as rules
+from conftest import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -147,9 +148,7 @@ def test_own_mask_is_measured_and_named_as_such(tmp_path):
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, message):
     out = tmp_path / "bad.pdf"
     result = CliRunner().invoke(main, ["peas", *args, "-o", str(out)])
-    assert result.exit_code == 2
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], result.output
+    assert_one_line_error(result, message)
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
