@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from printables.check.results import CheckResult
 from printables.errors import ParameterError
@@ -13,21 +14,60 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 PRESET_FOLDERS = ("templates", "models")
 
 
-def preset_dirs() -> list[Path]:
-    """Where presets live: ./templates and ./models, else those of the source tree."""
-    found = []
-    for base in (Path.cwd(), PACKAGE_ROOT):
-        for name in PRESET_FOLDERS:
-            folder = base / name
-            if folder.is_dir() and folder.resolve() not in [f.resolve() for f in found]:
-                found.append(folder)
+def project_root(start: Path) -> Path | None:
+    """The printables source tree ``start`` lies in (a pyproject.toml naming the project), or None."""
+    import tomllib
+
+    for folder in (start, *start.parents):
+        marker = folder / "pyproject.toml"
+        try:
+            if marker.is_file() and tomllib.loads(marker.read_text(encoding="utf-8")).get("project", {}).get("name") == "printables":
+                return folder
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, AttributeError):
+            continue
+    return None
+
+
+def preset_dirs(explicit: Sequence[Path] = ()) -> list[Path]:
+    """Where presets are read from, and only there.
+
+    Given folders (``--presets DIR``): each one's templates/ and models/ if it has them, else the
+    folder itself. Otherwise templates/ and models/ of the printables source tree the command runs
+    in, or that the package was installed from (an editable install); never the ./templates of
+    an unrelated current folder.
+    """
+    found: list[Path] = []
+
+    def add(folder: Path) -> None:
+        if folder.is_dir() and folder.resolve() not in [f.resolve() for f in found]:
+            found.append(folder)
+
+    if explicit:
+        for folder in map(Path, explicit):
+            subfolders = [folder / name for name in PRESET_FOLDERS if (folder / name).is_dir()]
+            for sub in subfolders or [folder]:
+                add(sub)
+        return found
+    try:
+        cwd = Path.cwd()
+    except OSError:
+        cwd = None
+    roots = [project_root(cwd) if cwd else None,
+             PACKAGE_ROOT if project_root(PACKAGE_ROOT) == PACKAGE_ROOT else None]
+    for root in roots:
+        if root is not None:
+            for name in PRESET_FOLDERS:
+                add(root / name)
     return found
 
 
-def all_presets() -> list[Preset]:
+NO_PRESETS = "no presets here: run inside the printables project, or name a folder of preset TOML files with --presets DIR"
+
+
+def all_presets(explicit: Sequence[Path] = ()) -> list[Preset]:
     """Every preset, sorted by name; a broken preset file raises ParameterError naming it."""
     presets: dict[str, Preset] = {}
-    for folder in preset_dirs():
+    for folder in preset_dirs(explicit):
         for path in sorted(folder.glob("*.toml")):
             preset = load_preset(path)
             presets.setdefault(preset.name, preset)

@@ -6,6 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from printables import cleanup
 from printables.errors import ParameterError
 
 
@@ -25,6 +26,7 @@ def write_atomic(path: Path | str, data: bytes) -> Path:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as error:
         raise ParameterError(f"cannot write {path}: {error.strerror or error}") from None
+    cleanup.register(tmp)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -38,6 +40,8 @@ def write_atomic(path: Path | str, data: bytes) -> Path:
     except BaseException:
         _discard(tmp)
         raise
+    finally:
+        cleanup.unregister(tmp)
     return path
 
 
@@ -69,3 +73,204 @@ def prepare_folder(path: Path) -> Path:
     if not os.access(path, os.W_OK):
         raise ParameterError(f"cannot write into {path}: permission denied")
     return path
+
+
+# -- whole sets of files -------------------------------------------------------------------------
+
+STALE_LEGACY_S = 3600.0  # staging folders named without a process id are stale after this long
+
+
+def _move(src: Path | str, dst: Path | str) -> None:
+    """One rename (a seam for tests that make the n-th rename fail)."""
+    os.rename(src, dst)
+
+
+def _is_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    except OverflowError:
+        return False
+    return True
+
+
+def sweep_stale(folder: Path, prefix: str) -> list[Path]:
+    """Remove staging folders ``<prefix><pid>-...`` in ``folder`` whose process has ended.
+
+    A folder that holds a previous set moved aside (``<prefix><pid>-old-<name>``) goes back to
+    ``<name>`` when that name is free (a run killed between its two renames), else is removed.
+    """
+    import shutil
+    import time
+
+    removed = []
+    try:
+        entries = [e for e in Path(folder).iterdir() if e.name.startswith(prefix) and e.is_dir() and not e.is_symlink()]
+    except OSError:
+        return removed
+    for entry in entries:
+        rest = entry.name[len(prefix):]
+        pid, _, tail = rest.partition("-")
+        if pid.isdigit():
+            if _is_alive(int(pid)) and int(pid) != os.getpid():
+                continue
+        else:
+            try:
+                if time.time() - entry.stat().st_mtime < STALE_LEGACY_S:
+                    continue
+            except OSError:
+                continue
+        if tail.startswith("old-"):
+            target = entry.parent / tail[len("old-"):]
+            if not target.exists():
+                try:
+                    _move(entry, target)
+                    continue
+                except OSError:
+                    pass
+        shutil.rmtree(entry, ignore_errors=True)
+        removed.append(entry)
+    return removed
+
+
+def _holds_cwd(path: Path) -> bool:
+    try:
+        cwd = Path.cwd().resolve()
+    except OSError:
+        return False
+    target = path.resolve()
+    return cwd == target or target in cwd.parents
+
+
+def _can_write(folder: Path) -> bool:
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+
+
+def replace_set(out_dir: Path | str, make, *, kind: str, is_member) -> list[Path]:
+    """Make a set of files with ``make(folder) -> [paths]`` and put it in place of ``out_dir`` whole.
+
+    The set is written into a staging folder; only when ``make`` returns does it replace what
+    ``out_dir`` held, so a failure or an interruption leaves the old set (or no folder) as it was.
+    Staging goes beside ``out_dir`` when its parent is writable, and the finished folder is swapped
+    in with two renames; otherwise (a writable folder in a read-only parent) it goes inside
+    ``out_dir`` and the files are moved over one by one, moved back if any move fails.
+    ``out_dir`` may hold only files of such a set (``is_member(name)``): anything else is refused.
+    """
+    import shutil
+
+    out_dir = Path(os.path.abspath(out_dir))
+    prefix = f".printables-{kind}-"
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ParameterError(f"cannot write into {out_dir}: it is not a folder")
+    parent = out_dir.parent
+    if not parent.exists():
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ParameterError(f"cannot create the folder {parent}: {error.strerror or error}") from None
+    if out_dir.is_dir():
+        sweep_stale(out_dir, prefix)
+        try:
+            foreign = sorted(e.name for e in out_dir.iterdir() if not is_member(e.name) and not e.name.startswith(prefix))
+        except OSError as error:
+            raise ParameterError(f"cannot read the folder {out_dir}: {error.strerror or error}") from None
+        if foreign:
+            raise ParameterError(
+                f"{out_dir} also holds {foreign[0]!r}, which is not part of a {kind} set; "
+                "name a new or empty folder (a set replaces its folder's contents as a whole)"
+            )
+    beside = _can_write(parent) and not _holds_cwd(out_dir)
+    if not beside:
+        if not out_dir.exists():
+            raise ParameterError(f"cannot create the folder {out_dir}: {parent} is not writable")
+        if not _can_write(out_dir):
+            raise ParameterError(f"cannot write into {out_dir}: permission denied")
+    staging_in = parent if beside else out_dir
+    if beside:
+        sweep_stale(parent, prefix)
+    import tempfile
+
+    stage = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=staging_in))
+    cleanup.register(stage)
+    try:
+        names = [Path(p).name for p in make(stage)]
+        if beside:
+            _swap_folder(stage, out_dir, prefix)
+        else:
+            _swap_files(stage, out_dir, names, is_member, prefix)
+        return [out_dir / name for name in names]
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+        cleanup.unregister(stage)
+
+
+def _swap_folder(stage: Path, out_dir: Path, prefix: str) -> None:
+    import shutil
+
+    mode = (out_dir.stat().st_mode & 0o7777) if out_dir.exists() else (0o777 & ~_umask())
+    os.chmod(stage, mode)
+    old = out_dir.parent / f"{prefix}{os.getpid()}-old-{out_dir.name}"
+    with cleanup.signals_deferred():
+        had_old = out_dir.exists()
+        try:
+            if had_old:
+                _move(out_dir, old)
+            try:
+                _move(stage, out_dir)
+            except OSError:
+                if had_old:
+                    _move(old, out_dir)
+                raise
+        except OSError as error:
+            raise ParameterError(f"cannot put the new set in {out_dir}: {error.strerror or error}; "
+                                 "the folder is as it was") from None
+        if had_old:
+            cleanup.register(old)
+    if had_old:
+        shutil.rmtree(old, ignore_errors=True)
+        cleanup.unregister(old)
+
+
+def _swap_files(stage: Path, out_dir: Path, names: list[str], is_member, prefix: str) -> None:
+    import shutil
+    import tempfile
+
+    old = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-prev-", dir=out_dir))
+    moved_old: list[str] = []
+    moved_new: list[str] = []
+    with cleanup.signals_deferred():
+        try:
+            for entry in sorted(out_dir.iterdir()):
+                if is_member(entry.name) and not entry.name.startswith(prefix):
+                    _move(entry, old / entry.name)
+                    moved_old.append(entry.name)
+            for name in names:
+                _move(stage / name, out_dir / name)
+                moved_new.append(name)
+        except OSError as error:
+            for name in reversed(moved_new):
+                _try_move(out_dir / name, stage / name)
+            for name in reversed(moved_old):
+                _try_move(old / name, out_dir / name)
+            shutil.rmtree(old, ignore_errors=True)
+            raise ParameterError(f"cannot put the new set in {out_dir}: {error.strerror or error}; "
+                                 "the folder is as it was") from None
+        cleanup.register(old)
+    shutil.rmtree(old, ignore_errors=True)
+    cleanup.unregister(old)
+
+
+def _try_move(src: Path, dst: Path) -> None:
+    try:
+        os.rename(src, dst)
+    except OSError:
+        pass
+
+
+def _umask() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask

@@ -8,12 +8,10 @@ cadquery is imported only here, inside the build functions.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from printables.errors import ParameterError
-from printables.fileio import prepare_folder
 from printables.params.giuthi_board import GiuthiBoardParams
 from printables.params.giuthi_board import from_mapping as board_from_mapping
 
@@ -80,28 +78,28 @@ def build_giuthi(
 ) -> list[Path]:
     """Build the whole Giuthi set into ``out_dir``; returns every file written.
 
-    The set is made in a staging folder beside ``out_dir`` and moved in only when every part of
-    it exists, so a failure part-way leaves the folder as it was.
+    The set is made in a staging folder and replaces the folder's previous set as a whole only
+    when every part of it exists (printables.fileio.replace_set), so a failure or an interruption
+    part-way leaves the folder as it was.
     """
-    import shutil
-    import tempfile
+    from printables.fileio import replace_set
 
-    out_dir = prepare_folder(Path(out_dir))
-    staging = Path(tempfile.mkdtemp(prefix=".printables-giuthi-", dir=out_dir.parent))
-    try:
-        made = _build_giuthi_in(board, staging, slice_parts, previews, progress)
-        final = []
-        for path in made:
-            target = out_dir / path.name
-            os.replace(path, target)
-            final.append(target)
-        return final
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    return replace_set(out_dir, lambda staging: _build_giuthi_in(board, staging, slice_parts, previews, progress),
+                       kind="giuthi", is_member=is_set_member)
+
+
+def is_set_member(name: str) -> bool:
+    """Whether a file name belongs to a Giuthi set (what ``build_giuthi`` writes into its folder)."""
+    from printables.check.slicer import PROFILE_FILE
+
+    return name.startswith("giuthi-") or name == PROFILE_FILE
 
 
 def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool, previews: bool,
                      progress: Progress) -> list[Path]:
+    from printables.isolation import isolate_ezdxf
+
+    isolate_ezdxf()
     from printables.cad.giuthi_board import build_halves, write_board
     from printables.cad.giuthi_seeds import build_seeds
     from printables.check.slicer import PROFILE_FILE, is_slicer_available, slice_report, write_profile

@@ -52,8 +52,7 @@ def test_build_refuses_an_unknown_preset(tmp_path):
 def test_a_broken_preset_names_its_file_and_key(tmp_path, monkeypatch):
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "odd.toml").write_text('kind = "harvest"\ndescription = "x"\n[params]\ngird = "10x10"\n')
-    monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["build", "odd", "-o", str(tmp_path / "out")])
+    result = CliRunner().invoke(main, ["build", "odd", "--presets", str(tmp_path), "-o", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "odd.toml" in result.output and "unknown key 'gird'" in result.output
 

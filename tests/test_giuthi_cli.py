@@ -57,14 +57,17 @@ def test_an_output_folder_that_cannot_be_made_is_refused_before_modelling(tmp_pa
     blocker.write_text("x")
     result = invoke("giuthi", "--no-slice", "-o", str(blocker / "sub"))
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
-    assert "cannot create the folder" in result.output
+    assert f"{blocker} is a file, not a folder" in result.output
 
 
 def test_show_uses_the_chosen_board_and_refuses_an_impossible_one():
-    five = invoke("giuthi", "--show", "--pits", "5", "--game-seed", "2")
-    assert five.exit_code == 0 and five.output.splitlines()[1].startswith("North [  0]   4   4   4   4   4\n"[:31])
-    assert five.output.splitlines()[1].count(" 4") == 5
+    eight = invoke("giuthi", "--show", "--pits", "8", "--game-seed", "2")
+    assert eight.exit_code == 0 and eight.output.splitlines()[1].startswith("North [  0]   4   4   4   4   4")
+    assert eight.output.splitlines()[1].count(" 4") == 8
     assert invoke("giuthi", "--show", "--pits", "0").exit_code == 2
+    # --show validates every option as the board would: an odd row or a bad size is refused too.
+    assert_one_line_error(invoke("giuthi", "--show", "--pits", "5"), "--pits 5")
+    assert_one_line_error(invoke("giuthi", "--show", "--pit-depth", "-3"), "--pit-depth")
     travel = invoke("giuthi", "--show", "--preset", "giuthi-travel")
     assert travel.exit_code == 0 and "Game over" in travel.output
 

@@ -101,16 +101,21 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, message
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("target, message", [("", "output path is empty"), (".", "is a directory"),
-                                             ("folder", "is a directory"), ("afile/x.pdf", "cannot write")])
+@pytest.mark.parametrize("target, message", [
+    ("", "--output '': empty"), (".", "give a name ending in .pdf"), ("folder", "give a name ending in .pdf"),
+    ("afile/x.pdf", "afile is a file, not a folder"), ("-", "standard output is not supported"),
+    ("out.txt", "give a name ending in .pdf, e.g. -o out.pdf"), ("noext", "-o noext.pdf"),
+    ("trailing.pdf/", "names a folder"), ("folder.pdf", "it is a folder")])
 def test_an_output_path_that_cannot_be_written_is_one_line_exit_2(tmp_path, monkeypatch, target, message):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "folder").mkdir()
     (tmp_path / "afile").write_text("not a folder")
+    (tmp_path / "folder.pdf").mkdir()
     result = CliRunner().invoke(main, ["harvest", "-o", target])
     assert result.exit_code == 2 and message in result.output
     assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "folder"] and not any((tmp_path / "folder").iterdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "folder", "folder.pdf"]
+    assert not any((tmp_path / "folder").iterdir()) and not any((tmp_path / "folder.pdf").iterdir())
 
 
 def test_small_grid_warns_but_writes(tmp_path):

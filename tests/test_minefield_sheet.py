@@ -148,7 +148,7 @@ def test_the_size_limit_names_the_largest_size_that_fits(paper, landscape):
     [
         (["--size", "1"], "size 1:"),
         (["--size", "0"], "size 0:"),
-        (["--size", "abc"], "'abc'"),
+        (["--size", "abc"], "--size abc: write a whole number"),
         (["--size", "40"], "the largest size that fits is 28"),
         (["--size", "9", "--per-page", "16"], "with 16 boards per page"),
         (["--cell", "5"], "cell 5.0 mm"),

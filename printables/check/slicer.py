@@ -345,13 +345,24 @@ def slice_to_gcode(
             str(gcode_path),
             str(stl_path),
         ]
-        run = subprocess.run(cmd, capture_output=True, text=True, timeout=SLICE_TIMEOUT_S)
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=SLICE_TIMEOUT_S, env=slicer_env())
     if run.returncode != 0 or not gcode_path.is_file():
         tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
         raise SliceFailed(
             f"prusa-slicer failed on {stl_path.name} (exit {run.returncode}): {' | '.join(tail)}"
         )
     return gcode_path
+
+
+def slicer_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    """The slicer's environment: ours under the C locale (a locale that is not installed makes
+    PrusaSlicer fail, and a decimal comma would change its G-code comments)."""
+    env = dict(os.environ if base is None else base)
+    for name in [k for k in env if k.startswith("LC_")] + ["LANG", "LANGUAGE"]:
+        env.pop(name, None)
+    env["LC_ALL"] = "C"
+    env["LANG"] = "C"
+    return env
 
 
 # Slicing a board half takes about 20 s: a build that writes the print card and then checks the

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import click
 
 from printables import __version__
+from printables.cli.types import OUTPUT_FOLDER
 from printables.errors import ParameterError
 
 DEFAULT_OUTPUT = Path("output")
@@ -32,27 +34,52 @@ class OneLineErrors(click.Group):
         return super().get_command(ctx, name)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.NoArgsIsHelpError as error:
-            click.echo(error.ctx.get_help(), err=True)
-            sys.exit(2)
-        except click.ClickException as error:
-            click.echo(f"Error: {error.format_message()}", err=True)
-            sys.exit(error.exit_code)
-        except ParameterError as error:
-            click.echo(f"Error: {error}", err=True)
-            sys.exit(2)
-        except OSError as error:  # a path the user named cannot be read or written
-            where = f" {error.filename}" if error.filename else ""
-            click.echo(f"Error: cannot use{where}: {error.strerror or error}", err=True)
-            sys.exit(2)
-        except click.Abort:
-            click.echo("Aborted.", err=True)
-            sys.exit(1)
-        if isinstance(rv, int):
-            sys.exit(rv)
-        sys.exit(0)
+        from printables import cleanup
+
+        if args is None:  # the real command line (not a test runner): Ctrl-C and SIGTERM end cleanly
+            cleanup.install_signal_handlers()
+        sys.exit(run_reporting_errors(lambda: super(OneLineErrors, self).main(
+            args, prog_name, complete_var, standalone_mode=False, **extra)))
+
+
+def run_reporting_errors(call) -> int:
+    """Run ``call`` and turn every expected error into one line on stderr and an exit code.
+
+    0 done, 1 a check failed, 2 bad input (options, presets, paths), 130 interrupted. Anything else
+    is a bug: still one line (exit 1), with the traceback only when PRINTABLES_DEBUG is set.
+    """
+    from printables import cleanup
+
+    try:
+        rv = call()
+    except click.exceptions.NoArgsIsHelpError as error:
+        click.echo(error.ctx.get_help(), err=True)
+        return 2
+    except click.ClickException as error:
+        click.echo(f"Error: {error.format_message()}", err=True)
+        return error.exit_code
+    except ParameterError as error:
+        click.echo(f"Error: {error}", err=True)
+        return 2
+    except OSError as error:  # a path the user named cannot be read or written
+        where = f" {error.filename}" if error.filename else ""
+        click.echo(f"Error: cannot use{where}: {error.strerror or error}", err=True)
+        return 2
+    except (KeyboardInterrupt, click.Abort):
+        cleanup.remove_pending()
+        click.echo("Interrupted; no partial files were left.", err=True)
+        return 130
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except Exception as error:
+        if os.environ.get("PRINTABLES_DEBUG"):
+            raise
+        cleanup.remove_pending()
+        text = " ".join(str(error).split())[:200]
+        click.echo(f"Error: internal error ({type(error).__name__}: {text}); "
+                   "please report it (PRINTABLES_DEBUG=1 shows the traceback)", err=True)
+        return 1
+    return rv if isinstance(rv, int) else 0
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -61,12 +88,20 @@ def main() -> None:
     """Print-ready sheets and 3D models for five games, each checked against its rules."""
 
 
-@main.command("list")
-def list_presets() -> None:
-    """Show every preset with a one-line description."""
-    from printables.build import all_presets
+PRESETS_OPTION = click.option(
+    "--presets", "preset_folders", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Read presets from this folder (its templates/ and models/, or its TOML files) instead of the project's.")
 
-    presets = all_presets()
+
+@main.command("list")
+@PRESETS_OPTION
+def list_presets(preset_folders: tuple[Path, ...]) -> None:
+    """Show every preset with a one-line description."""
+    from printables.build import NO_PRESETS, all_presets
+
+    presets = all_presets(preset_folders)
+    if not presets:
+        raise ParameterError(NO_PRESETS)
     width = max((len(p.name) for p in presets), default=0)
     for preset in presets:
         click.echo(f"{preset.name:<{width}}  {preset.kind:<14} {preset.description}")
@@ -74,13 +109,16 @@ def list_presets() -> None:
 
 @main.command()
 @click.argument("names", nargs=-1)
-@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_OUTPUT,
+@click.option("-o", "--output", type=OUTPUT_FOLDER, default=DEFAULT_OUTPUT,
               show_default=True, help="Folder to build into.")
-def build(names: tuple[str, ...], output: Path) -> int:
+@PRESETS_OPTION
+def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]) -> int:
     """Build every preset (or the NAMES given) into OUTPUT and check each result."""
-    from printables.build import all_presets, build_preset, validate_preset
+    from printables.build import NO_PRESETS, all_presets, build_preset, validate_preset
 
-    presets = all_presets()
+    presets = all_presets(preset_folders)
+    if not presets:
+        raise ParameterError(NO_PRESETS)
     known = {p.name: p for p in presets}
     for name in names:
         if name not in known:

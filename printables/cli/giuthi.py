@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from printables.cli.types import DECIMAL, OUTPUT_FOLDER, WHOLE
+
 SCREWS = ("no2", "m2", "m2.5", "m3")
 # CLI option -> GiuthiBoardParams field; only options given on the command line override.
 OPTION_FIELDS = {
@@ -27,51 +29,51 @@ OPTION_FIELDS = {
 
 @click.command()
 @click.option("--preset", default=None, help="Start from a preset in models/ (see `printables list`).")
-@click.option("--pits", type=int, default=None, help="Pits per row, even, 6 to 10 [default: 6].")
-@click.option("--seeds", type=int, default=None, help="Seeds per pit at the start, 4 to 9 [default: 4]; sizes pits and stores.")
-@click.option("--pit-diameter", type=float, default=None, help="Pit size along the row, mm.")
-@click.option("--pit-length", type=float, default=None, help="Pit size across the row, mm (= --pit-diameter for round pits).")
-@click.option("--pit-depth", type=float, default=None, help="Pit depth, mm.")
-@click.option("--pit-corner", type=float, default=None, help="Plan radius of pit and store corners, mm (large: ovals).")
-@click.option("--thickness", type=float, default=None, help="Board thickness, bed to playing surface, mm.")
-@click.option("--wall", type=float, default=None, help="Wall thickness, mm (at least 1.2).")
+@click.option("--presets", "preset_folders", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Read --preset from this folder instead of the project's models/.")
+@click.option("--pits", type=WHOLE, default=None, help="Pits per row, even, 6 to 10 [default: 6].")
+@click.option("--seeds", type=WHOLE, default=None, help="Seeds per pit at the start, 4 to 9 [default: 4]; sizes pits and stores.")
+@click.option("--pit-diameter", type=DECIMAL, default=None, help="Pit size along the row, mm.")
+@click.option("--pit-length", type=DECIMAL, default=None, help="Pit size across the row, mm (= --pit-diameter for round pits).")
+@click.option("--pit-depth", type=DECIMAL, default=None, help="Pit depth, mm.")
+@click.option("--pit-corner", type=DECIMAL, default=None, help="Plan radius of pit and store corners, mm (large: ovals).")
+@click.option("--thickness", type=DECIMAL, default=None, help="Board thickness, bed to playing surface, mm.")
+@click.option("--wall", type=DECIMAL, default=None, help="Wall thickness, mm (at least 1.2).")
 @click.option("--screw", type=click.Choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
-@click.option("--chamfer", type=float, default=None, help="45-degree chamfer on the bed edges, mm.")
-@click.option("--clearance", type=float, default=None, help="Clearance-hole allowance over the screw diameter, mm.")
-@click.option("--seed-diameter", type=float, default=None, help="Seed diameter, mm.")
-@click.option("--seed-height", type=float, default=None, help="Seed height, mm.")
+@click.option("--chamfer", type=DECIMAL, default=None, help="45-degree chamfer on the bed edges, mm.")
+@click.option("--clearance", type=DECIMAL, default=None, help="Clearance-hole allowance over the screw diameter, mm.")
+@click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed diameter, mm.")
+@click.option("--seed-height", type=DECIMAL, default=None, help="Seed height, mm.")
 @click.option("--slice/--no-slice", "slice_parts", default=True, show_default=True,
               help="Slice every part with PrusaSlicer (when installed) for the print card's time and filament.")
 @click.option("--previews/--no-previews", default=True, show_default=True, help="Render PNG previews.")
 @click.option("--show", is_flag=True, help="Print a seeded sample game as text (no files), to follow the rules.")
-@click.option("--game-seed", type=int, default=1, show_default=True, help="Seed of the --show game.")
-@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=Path("output/giuthi"),
+@click.option("--game-seed", type=WHOLE, default=1, show_default=True, help="Seed of the --show game.")
+@click.option("-o", "--output", type=OUTPUT_FOLDER, default=Path("output/giuthi"),
               show_default=True, help="Folder for the STL, STEP, profile, card and previews.")
-def giuthi(preset, slice_parts, previews, show, game_seed, output, **options) -> None:
+def giuthi(preset, preset_folders, slice_parts, previews, show, game_seed, output, **options) -> None:
     """Giuthi board halves and seed sprue (STL + STEP), slicer profile, print card and previews."""
     from printables.build import all_presets
     from printables.errors import ParameterError
-    from printables.fileio import prepare_folder
     from printables.models import build_giuthi, model_params
 
     mapping: dict = {}
     if preset is not None:
-        presets = {p.name: p for p in all_presets() if p.kind == "giuthi-board"}
+        presets = {p.name: p for p in all_presets(preset_folders) if p.kind == "giuthi-board"}
         if preset not in presets:
-            raise click.BadParameter(f"{preset!r}: use one of {', '.join(sorted(presets))}", param_hint="'--preset'")
+            known = ", ".join(sorted(presets)) or "none found (run inside the printables project, or give --presets DIR)"
+            raise click.BadParameter(f"{preset!r}: use one of {known}", param_hint="'--preset'")
         mapping.update(presets[preset].params)
     mapping.update({OPTION_FIELDS[k]: v for k, v in options.items() if v is not None})
-    if show:
-        from printables.rules.giuthi import DEFAULT_PITS_PER_ROW, DEFAULT_SEEDS_PER_PIT
-
-        _show_game(mapping.get("pits_per_row", DEFAULT_PITS_PER_ROW),
-                   mapping.get("seeds_per_pit", DEFAULT_SEEDS_PER_PIT), game_seed)
-        return
+    # Every option is validated, --show included: a sample game for a board that cannot be made
+    # would teach the rules of a board the user cannot print.
     try:
         board = model_params("giuthi-board", mapping, "giuthi")
     except ParameterError as error:
         raise ParameterError(_in_option_names(str(error))) from None
-    prepare_folder(output)
+    if show:
+        _show_game(board.pits_per_row, board.seeds_per_pit, game_seed)
+        return
     written = build_giuthi(board, output, slice_parts=slice_parts, previews=previews,
                            progress=lambda message: click.echo(f"… {message}", err=True))
     for path in written:

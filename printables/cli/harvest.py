@@ -6,19 +6,21 @@ from pathlib import Path
 
 import click
 
+from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE
+
 from printables.paper import SHEET_PAPERS
 
 
 @click.command()
 @click.option("--grid", default="10x10", show_default=True, help="Grid size as WIDTHxHEIGHT (any rectangle).")
-@click.option("--players", type=int, default=2, show_default=True, help="Number of players, 2 to 12.")
-@click.option("--cell", "cell_mm", type=float, default=None, help="Cell size in mm (at least 5); default: as large as fits, up to 15.")
-@click.option("--coins-per-turn", type=int, default=2, show_default=True, help="Coins drawn each turn (variant; printed on the sheet).")
-@click.option("--opening-coins", type=int, default=2, show_default=True, help="Coins the first player draws to open (variant).")
+@click.option("--players", type=WHOLE, default=2, show_default=True, help="Number of players, 2 to 12.")
+@click.option("--cell", "cell_mm", type=DECIMAL, default=None, help="Cell size in mm (at least 5); default: as large as fits, up to 15.")
+@click.option("--coins-per-turn", type=WHOLE, default=2, show_default=True, help="Coins drawn each turn (variant; printed on the sheet).")
+@click.option("--opening-coins", type=WHOLE, default=2, show_default=True, help="Coins the first player draws to open (variant).")
 @click.option("--paper", type=click.Choice(SHEET_PAPERS), default="a4", show_default=True)
 @click.option("--landscape", is_flag=True, help="Turn the page sideways.")
-@click.option("--per-page", type=int, default=1, show_default=True, help="Games per page (small grids).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--per-page", type=WHOLE, default=1, show_default=True, help="Games per page (small grids).")
+@click.option("-o", "--output", type=OUTPUT_PDF, default=None,
               help="PDF to write [default: output/harvest/<parameters>.pdf].")
 def harvest(grid, players, cell_mm, coins_per_turn, opening_coins, paper, landscape, per_page, output) -> None:
     """A sheet for The Bitcoin Harvest: grid, the 12 harvesters, score table and rules."""

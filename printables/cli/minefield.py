@@ -6,17 +6,19 @@ from pathlib import Path
 
 import click
 
+from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE
+
 from printables.paper import SHEET_PAPERS
 
 
 @click.command()
-@click.option("--size", type=int, default=11, show_default=True, help="Cells per side (at least 2).")
+@click.option("--size", type=WHOLE, default=11, show_default=True, help="Cells per side (at least 2).")
 @click.option("--paper", type=click.Choice(SHEET_PAPERS), default="a4", show_default=True)
 @click.option("--landscape", is_flag=True, help="Turn the page sideways.")
-@click.option("--cell", "cell_mm", type=float, default=None,
+@click.option("--cell", "cell_mm", type=DECIMAL, default=None,
               help="Cell size in mm (6 to 40); default: as large as fits, up to 22 (a Go stone).")
-@click.option("--per-page", type=int, default=1, show_default=True, help="Boards per page (small boards).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--per-page", type=WHOLE, default=1, show_default=True, help="Boards per page (small boards).")
+@click.option("-o", "--output", type=OUTPUT_PDF, default=None,
               help="PDF to write [default: output/minefield/<parameters>.pdf].")
 def minefield(size, paper, landscape, cell_mm, per_page, output) -> None:
     """A Minefield board: n x n cells, Black's and White's edge bands, coordinates, legend, rules."""

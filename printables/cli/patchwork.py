@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from printables.cli.types import DECIMAL, OUTPUT_PDF
+
 from printables.paper import SHEET_PAPERS
 from printables.params.patchwork import INKS, PARTS
 from printables.rules.patchwork import DEFAULT_EDITION, EDITIONS
@@ -15,14 +17,14 @@ from printables.rules.patchwork import DEFAULT_EDITION, EDITIONS
 @click.option("--part", type=click.Choice(PARTS), default="all", show_default=True,
               help="Which part to print; 'all' puts every part in one PDF.")
 @click.option("--paper", type=click.Choice(SHEET_PAPERS), default="a4", show_default=True)
-@click.option("--cell", "cell_mm", type=float, default=None,
+@click.option("--cell", "cell_mm", type=DECIMAL, default=None,
               help="Side of one square in mm, for patches and quilts alike [default: the largest of up to 20 mm "
                    "for which the 9x9 quilt fits the page].")
 @click.option("--leather", type=click.Choice(EDITIONS), default=DEFAULT_EDITION, show_default=True,
               help="Edition whose leather-patch spaces the time track marks.")
 @click.option("--ink", type=click.Choice(INKS), default="full", show_default=True,
               help="'low': outlines and symbols only, no fills.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--output", type=OUTPUT_PDF, default=None,
               help="PDF to write [default: output/patchwork/<parameters>.pdf].")
 def patchwork(part, paper, cell_mm, leather, ink, output) -> None:
     """Patchwork print-and-play: the 33 patches, two quilts, the time track and the extras."""

@@ -6,14 +6,16 @@ from pathlib import Path
 
 import click
 
+from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE
+
 from printables.params.peas import POSTCARDS, SHEET_PAPERS
 
 
 @click.command()
 @click.option("--layout", default="default", show_default=True,
               help="A preset (default, easy, pod, heart) or a mask of rows of 'o' (pea) and '.' (none), e.g. ooo/o.o/ooo.")
-@click.option("--rows", type=int, default=None, help="A full rectangle of peas this many rows high (instead of --layout).")
-@click.option("--cols", type=int, default=None, help="A full rectangle of peas this many columns wide (instead of --layout).")
+@click.option("--rows", type=WHOLE, default=None, help="A full rectangle of peas this many rows high (instead of --layout).")
+@click.option("--cols", type=WHOLE, default=None, help="A full rectangle of peas this many columns wide (instead of --layout).")
 @click.option("--postcard", type=click.Choice(POSTCARDS), default="a6", show_default=True,
               help="Card format: A6 (148 x 105 mm) or US 4x6 in (152.4 x 101.6 mm).")
 @click.option("--landscape/--portrait", default=True, show_default=True, help="Turn the card.")
@@ -21,10 +23,10 @@ from printables.params.peas import POSTCARDS, SHEET_PAPERS
               help="Impose as many cards as fit on A4 or Letter, with crop marks; none: one card per page.")
 @click.option("--bleed", type=click.Choice(["0", "3"]), default="0", show_default=True,
               help="Bleed in mm: the card's colour runs this far past the trim.")
-@click.option("--pea", "pea_mm", type=float, default=None,
+@click.option("--pea", "pea_mm", type=DECIMAL, default=None,
               help="Pea diameter in mm (at least 10, to write a digit in); default: the largest up to 14 that fits.")
 @click.option("--back", is_flag=True, help="Add a back page with the full rules, for double-sided printing (flip on long edge).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("-o", "--output", type=OUTPUT_PDF, default=None,
               help="PDF to write [default: output/peas/<parameters>.pdf].")
 def peas(layout, rows, cols, postcard, landscape, paper, bleed, pea_mm, back, output) -> None:
     """Breakfast Shy postcards: the peas, a tally box, the rules and the measured difficulty."""

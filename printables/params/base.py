@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Mapping, TypeVar
@@ -39,13 +40,32 @@ def require_mm(what: str, value: Any, low: float, high: float | None = None) -> 
     return float(value)
 
 
+# No count of ours means anything near this; refusing it early keeps huge numbers (a 310-digit
+# grid) from reaching float conversions or loops.
+MAX_WHOLE = 1_000_000
+INTEGER_RE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def whole_problem(text: str) -> str | None:
+    """Why ``text`` is not a whole number of ours (digits 0-9, at most MAX_WHOLE), or None."""
+    text = str(text).strip()
+    if not INTEGER_RE.fullmatch(text):
+        return "write a whole number with the digits 0-9"
+    if len(text.lstrip("+-")) > len(str(MAX_WHOLE)) or abs(int(text)) > MAX_WHOLE:
+        return f"too large (at most {MAX_WHOLE})"
+    return None
+
+
 def parse_dims(text: str, what: str = "grid") -> tuple[int, int]:
     """Parse ``WxH`` (e.g. ``10x12``) into two positive ints."""
     parts = str(text).lower().replace("×", "x").split("x")
-    try:
-        width, height = (int(p) for p in parts)
-    except ValueError:
-        raise ParameterError(f"{what} {text!r}: write it as WIDTHxHEIGHT, e.g. 10x10") from None
+    if len(parts) != 2 or any(whole_problem(p) == "write a whole number with the digits 0-9" for p in parts):
+        shown = text if len(str(text)) <= 40 else str(text)[:40] + "…"
+        raise ParameterError(f"{what} {shown!r}: write it as WIDTHxHEIGHT with the digits 0-9, e.g. 10x10")
+    if any(whole_problem(p) for p in parts):
+        shown = text if len(str(text)) <= 40 else str(text)[:40] + "…"
+        raise ParameterError(f"{what} {shown!r}: a side is too large (at most {MAX_WHOLE})")
+    width, height = (int(p) for p in parts)
     if width < 1 or height < 1:
         raise ParameterError(f"{what} {text!r}: both sides must be at least 1, e.g. 10x10")
     return width, height
@@ -69,8 +89,12 @@ def load_preset(path: Path) -> Preset:
     """Read a preset TOML file; errors name the file and the key."""
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError as error:
+        raise ParameterError(f"{path}: not UTF-8 text (byte {error.start}); a preset is a UTF-8 TOML file") from None
     except tomllib.TOMLDecodeError as error:
         raise ParameterError(f"{path}: not valid TOML ({error})") from None
+    except OSError as error:
+        raise ParameterError(f"{path}: cannot read it ({error.strerror or error})") from None
     unknown = sorted(set(data) - PRESET_KEYS)
     if unknown:
         raise ParameterError(f"{path}: unknown key {unknown[0]!r}; allowed: {', '.join(sorted(PRESET_KEYS))}")

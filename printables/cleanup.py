@@ -1,0 +1,94 @@
+"""Temporary paths that must not outlive an interrupted run, and the signal handling that removes them.
+
+Temporary files and staging folders register here while they exist. On Ctrl-C (SIGINT) or SIGTERM
+the command-line entry point removes them, prints one line and exits at once (130 or 143): no
+exception travels through third-party code (CadQuery's imports turned a KeyboardInterrupt into an
+ImportError traceback), so nothing half-made is left and no traceback is shown.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+_PENDING: dict[str, None] = {}  # insertion-ordered set of paths to remove on interruption
+HANDLED_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def register(path: Path | str) -> None:
+    """Remove ``path`` (file or folder) if the run is interrupted before ``unregister``."""
+    _PENDING[str(path)] = None
+
+
+def unregister(path: Path | str) -> None:
+    """``path`` is finished (moved into place or removed): leave it alone on interruption."""
+    _PENDING.pop(str(path), None)
+
+
+@contextmanager
+def temporary(path: Path | str) -> Iterator[Path]:
+    """Register ``path`` for the duration of the block."""
+    register(path)
+    try:
+        yield Path(path)
+    finally:
+        unregister(path)
+
+
+def remove_pending() -> None:
+    """Remove every registered path (newest first); errors are ignored, there is nothing to report to."""
+    for name in reversed(list(_PENDING)):
+        try:
+            if os.path.isdir(name) and not os.path.islink(name):
+                shutil.rmtree(name, ignore_errors=True)
+            else:
+                os.unlink(name)
+        except OSError:
+            pass
+        _PENDING.pop(name, None)
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM for the block (a few renames that must happen together)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, HANDLED_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def exit_interrupted(code: int = 130) -> None:
+    """Remove what is pending, say so in one line and end the process now with ``code``."""
+    remove_pending()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a closed pipe: nothing to flush to
+            pass
+    try:
+        os.write(2, b"Interrupted; no partial files were left.\n")
+    except OSError:
+        pass
+    os._exit(code)
+
+
+def _on_signal(signum, frame) -> None:
+    exit_interrupted(128 + signum)
+
+
+def install_signal_handlers() -> None:
+    """Make SIGINT and SIGTERM end the command cleanly (see the module docstring)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in HANDLED_SIGNALS:
+        signal.signal(sig, _on_signal)
