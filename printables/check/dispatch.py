@@ -39,9 +39,15 @@ def slicer_required() -> bool:
 
 def _slices(stls: list[Path]) -> list[CheckResult]:
     from printables.check.slicer import check_slices
+    from printables.check.stl_file import UnreadableStl, read_stl_bytes
 
     results = []
     for stl in stls:
+        try:
+            read_stl_bytes(stl)
+        except UnreadableStl as error:  # already reported by the mesh checks; the slicer would only repeat it
+            results.append(CheckResult(f"{stl.stem}: slicer", False, f"not sliced: {error}"))
+            continue
         results += [
             CheckResult(f"{stl.stem}: {r.name}", r.ok, r.detail) for r in check_slices(stl, require_slicer=slicer_required())
         ]
@@ -59,12 +65,21 @@ def _measured_seed(folder: Path, board) -> tuple[float, str] | None:
         return None
     if not sprue.exists():
         return None
-    return measure_seed_volume(sprue), f"measured on {sprue.name}"
+    try:
+        return measure_seed_volume(sprue), f"measured on {sprue.name}"
+    except (OSError, ValueError):  # a damaged sprue fails its own checks; the board uses the design's seed
+        return None
 
 
 def check_file(path: Path) -> list[CheckResult]:
     """Run every check that applies to ``path``; an unreadable or unknown file is a failed check."""
-    path = Path(path)
+    try:
+        return _check_file(Path(path))
+    except Exception as error:  # a file damaged in a way no check foresaw is still a failed check
+        return [CheckResult("read file", False, f"{Path(path).name}: {type(error).__name__}: {error}")]
+
+
+def _check_file(path: Path) -> list[CheckResult]:
     if not path.exists():
         return [CheckResult("file", False, f"{path} does not exist")]
     suffix = path.suffix.lower()
@@ -76,7 +91,7 @@ def check_file(path: Path) -> list[CheckResult]:
 
         try:
             data, params = load_manifest(path)
-            stls = [path.parent / data["parts"][side] for side in ("left", "right")]
+            stls = [path.parent / str(data["parts"][side]) for side in ("left", "right")]
         except (OSError, KeyError, TypeError, ValueError):
             return check_board(path)
         return check_board(path, _measured_seed(path.parent, params)) + _slices(stls)
@@ -101,7 +116,9 @@ def _check_pdf(path: Path) -> list[CheckResult]:
     kind = drawing.kind
     if kind not in PDF_CHECKS:
         return [CheckResult("kind", False, f"no printables kind in the PDF keywords ({drawing.keywords!r})")]
+    from printables.check.pdf import check_user_unit
+
     try:
-        return [CheckResult("kind", True, kind)] + _load(PDF_CHECKS[kind])(drawing)
-    except (KeyError, ValueError, TypeError) as error:
+        return [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing)
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
         return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")]

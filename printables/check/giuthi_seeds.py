@@ -18,6 +18,7 @@ import trimesh
 from scipy import ndimage
 
 from printables.check.results import CheckResult
+from printables.check.stl_file import load_stl
 from printables.params.giuthi_seeds import (
     MAX_CUT_AREA_MM2,
     MAX_GATE_HEIGHT_MM,
@@ -100,7 +101,7 @@ class _Grid:
 
 def load_mesh(stl_path: Path | str) -> trimesh.Trimesh:
     """Read an STL as one mesh, resting on z = 0 as the slicer would place it."""
-    mesh = trimesh.load_mesh(Path(stl_path), file_type="stl")
+    mesh = load_stl(stl_path)
     mesh.apply_translation((0.0, 0.0, -float(mesh.bounds[0][2])))
     return mesh
 

@@ -23,6 +23,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
 from printables.check.results import CheckResult
+from printables.check.stl_file import load_stl
 from printables.params.giuthi_board import (
     MIN_WALL_MM,
     OVERHANG_DEG,
@@ -73,7 +74,12 @@ class Cavity:
 
 def load_manifest(path: Path) -> tuple[dict, GiuthiBoardParams]:
     """Read the manifest JSON and rebuild (and so re-validate) the parameters."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{Path(path).name} is not UTF-8 JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("params"), dict) or not isinstance(data.get("parts"), dict):
+        raise ValueError(f"{Path(path).name}: not a Giuthi manifest (a JSON object with 'kind', 'params' and 'parts')")
     if data.get("kind") != KIND:
         raise ValueError(f"{path}: kind {data.get('kind')!r}, expected {KIND!r}")
     return data, GiuthiBoardParams(**data["params"])
@@ -81,10 +87,7 @@ def load_manifest(path: Path) -> tuple[dict, GiuthiBoardParams]:
 
 def load_mesh(path: Path) -> trimesh.Trimesh:
     """Read an STL as one mesh with shared vertices."""
-    mesh = trimesh.load(str(path), file_type="stl", force="mesh", process=True)
-    if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
-        raise ValueError(f"{path}: no triangles")
-    return mesh
+    return load_stl(path, process=True)
 
 
 # -- rays ---------------------------------------------------------------------------------------

@@ -91,6 +91,7 @@ class PageDrawing:
     words: tuple[Word, ...]
     curves: tuple[Curve, ...]
     text: str
+    user_unit: float = 1.0  # /UserUnit: a viewer scales the whole page by this (1 = 1/72 inch)
 
 
 @dataclass(frozen=True)
@@ -144,8 +145,9 @@ def read_pdf(path: Path | str) -> PdfDrawing:
         prefs = prefs.get_object()
         scaling = str(prefs.get("/PrintScaling")).lstrip("/") if "/PrintScaling" in prefs else None
     pages = []
+    user_units = [float(page.get("/UserUnit", 1.0)) for page in reader.pages]
     with pdfplumber.open(str(path)) as pdf:
-        for page in pdf.pages:
+        for index, page in enumerate(pdf.pages):
             mm = pt_to_mm
             boxes = tuple(
                 Box(mm(r["x0"]), mm(r["top"]), mm(r["x1"]), mm(r["bottom"]), bool(r.get("fill")), bool(r.get("stroke")),
@@ -165,7 +167,8 @@ def read_pdf(path: Path | str) -> PdfDrawing:
                 for c in page.curves
             )
             pages.append(
-                PageDrawing(mm(page.width), mm(page.height), boxes, segments, words, curves, page.extract_text() or "")
+                PageDrawing(mm(page.width), mm(page.height), boxes, segments, words, curves, page.extract_text() or "",
+                            user_units[index] if index < len(user_units) else 1.0)
             )
     return PdfDrawing(
         path,
@@ -184,11 +187,48 @@ def check_page_size(drawing: PdfDrawing, paper: str, landscape: bool) -> CheckRe
     if landscape:
         w, h = h, w
     bad = [
-        f"page {i + 1} is {p.width:.2f}x{p.height:.2f} mm"
+        f"page {i + 1} is {p.width * p.user_unit:.2f}x{p.height * p.user_unit:.2f} mm"
         for i, p in enumerate(drawing.pages)
-        if abs(p.width - w) > SIZE_TOLERANCE_MM or abs(p.height - h) > SIZE_TOLERANCE_MM
+        if abs(p.width * p.user_unit - w) > SIZE_TOLERANCE_MM or abs(p.height * p.user_unit - h) > SIZE_TOLERANCE_MM
     ]
     return CheckResult("page size", not bad, "; ".join(bad) if bad else f"{len(drawing.pages)} page(s) of {w:g}x{h:g} mm ({paper})")
+
+
+def check_user_unit(drawing: PdfDrawing) -> CheckResult:
+    """No page sets /UserUnit: a viewer would scale it, so nothing would print at its stated size."""
+    bad = [f"page {i + 1} has /UserUnit {p.user_unit:g}" for i, p in enumerate(drawing.pages) if p.user_unit != 1.0]
+    return CheckResult("user unit", not bad, "; ".join(bad) + " (a viewer scales the page by it; expected 1)" if bad
+                       else "1 on every page (sizes are true)")
+
+
+def check_page_count(drawing: PdfDrawing, expected: int) -> CheckResult:
+    """The sheet has exactly the pages it should (a duplicated or lost page fails)."""
+    ok = len(drawing.pages) == expected
+    return CheckResult("pages", ok, f"{len(drawing.pages)} page(s)" + ("" if ok else f", expected {expected}"))
+
+
+def check_subject_keys(params: dict, expected: set[str]) -> CheckResult:
+    """The parameters recorded in the subject are exactly the expected keys (none added, none lost)."""
+    extra = sorted(set(params) - expected)
+    missing = sorted(expected - set(params))
+    problems = ([f"unexpected key(s) {', '.join(map(repr, extra))}"] if extra else []) + (
+        [f"missing key(s) {', '.join(map(repr, missing))}"] if missing else [])
+    return CheckResult("recorded parameters", not problems, "; ".join(problems) or f"{len(expected)} keys")
+
+
+def words_missing(page: PageDrawing, texts: list[str]) -> list[str]:
+    """Which of ``texts`` are not wholly on the page, counting words (so wrapping and order do not matter).
+
+    Each text's words must be on the page as many times as all the texts use them together.
+    """
+    from collections import Counter
+
+    have = Counter(w.text for w in page.words)
+    need: Counter = Counter()
+    for text in texts:
+        need.update(text.split())
+    short = {word for word, n in need.items() if have[word] < n}
+    return [text for text in texts if short & set(text.split())]
 
 
 def check_print_scaling(drawing: PdfDrawing) -> CheckResult:
