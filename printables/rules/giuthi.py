@@ -123,6 +123,11 @@ class Move:
             raise ValueError(f"a move is a tuple of Sowing, got {self.sowings!r}")
         object.__setattr__(self, "sowings", sowings)
 
+    def __reduce__(self):
+        # A move from legal_moves privately carries its precomputed result (see _fast_move);
+        # pickles and copies are plain moves.
+        return (Move, (self.sowings,))
+
     @property
     def is_pass(self) -> bool:
         """True for the pass of a player who has no sowing."""
@@ -276,6 +281,24 @@ def initial_state(
     if first not in (SOUTH, NORTH):
         raise ValueError(f"first={first!r}: must be SOUTH (0) or NORTH (1)")
     return State((seeds_per_pit,) * (2 * pits_per_row), (0, 0), first)
+
+
+_NO_BOARDS: frozenset[tuple[int, ...]] = frozenset()
+
+
+def _new_state(
+    pits: tuple[int, ...],
+    stores: tuple[int, int],
+    player: int,
+    history: frozenset[Position],
+    turn_boards: frozenset[tuple[int, ...]],
+) -> State:
+    """A State built by the engine from values it already knows valid: no re-validation."""
+    state = object.__new__(State)
+    state.__dict__.update(
+        pits=pits, stores=stores, player=player, history=history, turn_boards=turn_boards
+    )
+    return state
 
 
 # ---------------------------------------------------------------------------------------------
@@ -534,14 +557,34 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
     return state.turn_boards or frozenset((state.pits,))
 
 
+def _state_choices(state: State) -> list[_Choice]:
+    """The legal sowings of the player to move (see _choices), computed once per state.
+
+    Kept privately in the state's ``__dict__`` (not a dataclass field: no effect on equality,
+    hashing, repr or ``replace``), so legal_moves and apply sow each candidate once.
+    """
+    cached = state.__dict__.get("_choices")
+    if cached is None:
+        cached = _choices(state.pits, state.player, _seen(state))
+        state.__dict__["_choices"] = cached
+    return cached
+
+
+def _fast_move(state: State, choice: _Choice) -> Move:
+    """The one-sowing Move of ``choice``, carrying its precomputed result for apply."""
+    move = object.__new__(Move)
+    move.__dict__.update(sowings=(choice.sowing,), _origin=state, _choice=choice)
+    return move
+
+
 def legal_moves(state: State) -> tuple[Move, ...]:
     """The legal next sowings as one-sowing moves, or (PASS,) if there is none; () at the end."""
     if not state.turn_boards:
         if _side_empty(state.pits) or state.position in state.history:
             return ()
-    choices = _choices(state.pits, state.player, _seen(state))
+    choices = _state_choices(state)
     if choices:
-        return tuple(Move((c.sowing,)) for c in choices)
+        return tuple([_fast_move(state, c) for c in choices])
     if state.turn_boards or _has_sowing(state.pits, 1 - state.player, {state.pits}):
         return (PASS,)
     return ()
@@ -590,6 +633,11 @@ def apply_traced(state: State, move: Move) -> TurnTrace:
     sowing left, the returned state is mid-turn (same player, ``turn_boards`` set). Raises
     IllegalMove, quoting the move, if any sowing is not legal where it is played.
     """
+    return _play(state, move, [])
+
+
+def _play(state: State, move: Move, laps: list[Lap] | None) -> TurnTrace:
+    """apply_traced's work; laps are recorded only when ``laps`` is a list."""
     if not isinstance(move, Move):
         raise IllegalMove(f"{move!r}: not a Move (use Move.parse('3ccw'))")
     reason = end_reason(state)
@@ -606,7 +654,6 @@ def apply_traced(state: State, move: Move) -> TurnTrace:
             raise IllegalMove(f"{move}: {name} has a sowing and may not pass")
         return TurnTrace(State(state.pits, state.stores, 1 - player, history), ())
     pits = list(state.pits)
-    laps: list[Lap] = []
     last = len(move.sowings) - 1
     for k, sowing in enumerate(move.sowings):
         pit = sowing.pit
@@ -628,22 +675,50 @@ def apply_traced(state: State, move: Move) -> TurnTrace:
             if captured:
                 history = frozenset()  # stores only grow: no earlier position can recur
             after = State(board, (stores[0], stores[1]), 1 - player, history)
-            return TurnTrace(after, tuple(laps))
+            return TurnTrace(after, tuple(laps or ()))
         if board in seen:
             raise IllegalMove(f"{move}: sowing {sowing} brings back a board seen this turn")
         seen.add(board)
         if not _has_sowing(board, player, seen):
-            laps[-1] = replace(laps[-1], result=LapEnd.NO_SOWING_LEFT)
+            if laps:
+                laps[-1] = replace(laps[-1], result=LapEnd.NO_SOWING_LEFT)
             if k != last:
                 raise IllegalMove(f"{move}: no sowing is left after {sowing}; the turn ends")
-            return TurnTrace(State(board, state.stores, 1 - player, history), tuple(laps))
+            return TurnTrace(State(board, state.stores, 1 - player, history), tuple(laps or ()))
     mid_turn = State(tuple(pits), state.stores, player, history, frozenset(seen))
-    return TurnTrace(mid_turn, tuple(laps))
+    return TurnTrace(mid_turn, tuple(laps or ()))
+
+
+def _apply_choice(state: State, choice: _Choice) -> State:
+    """The state after ``choice``, a legal sowing of ``state`` already simulated."""
+    player = state.player
+    history = state.history if state.turn_boards else state.history | {state.position}
+    board = choice.pits
+    if not choice.again:
+        stores = state.stores
+        if choice.captured:
+            stores = (
+                (stores[0] + choice.captured, stores[1])
+                if player == SOUTH
+                else (stores[0], stores[1] + choice.captured)
+            )
+            history = frozenset()  # stores only grow: no earlier position can recur
+        return _new_state(board, stores, 1 - player, history, _NO_BOARDS)
+    seen = _seen(state) | {board}
+    # The continuations are needed now (does a sowing remain?) and by the next legal_moves.
+    follow = _choices(board, player, seen)
+    if not follow:
+        return _new_state(board, state.stores, 1 - player, history, _NO_BOARDS)
+    after = _new_state(board, state.stores, player, history, seen)
+    after.__dict__["_choices"] = follow
+    return after
 
 
 def apply(state: State, move: Move) -> State:
     """Play ``move`` and return the new state; raise IllegalMove if it is not legal."""
-    return apply_traced(state, move).state
+    if move.__dict__.get("_origin") is state:  # from legal_moves(state): already sown
+        return _apply_choice(state, move.__dict__["_choice"])
+    return _play(state, move, None).state
 
 
 def is_legal(state: State, move: Move) -> bool:
@@ -653,7 +728,7 @@ def is_legal(state: State, move: Move) -> bool:
     legal when each of its sowings is legal where it is played.
     """
     try:
-        apply_traced(state, move)
+        _play(state, move, None)
     except IllegalMove:
         return False
     return True
