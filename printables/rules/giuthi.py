@@ -386,6 +386,10 @@ def _sow(
     hi = lo + n
     steps = _STEPS[n]
     crossed = False  # sow-again happens only before crossing, so every sowing starts uncrossed
+    # A pit only loses seeds when a lap lifts it (it is then the last lap's end pit, a relay)
+    # or at a capture after the last lap; otherwise it only grows. So the most any pit held at
+    # a lap's end is the largest relay pit or the largest pit after the last lap, and the peak
+    # costs one comparison per relay and one max() per sowing, not one max() per lap.
     peak = 0
     relays = 0
     seen: set | None = None
@@ -393,26 +397,31 @@ def _sow(
         seeds = pits[pit]
         pits[pit] = 0
         start = pit
-        rounds, rest = divmod(seeds, size)
-        if rounds:
-            # A lap of 2n or more seeds fills every pit, the emptied start pit included.
-            for j in range(size):
-                pits[j] += rounds
-            crossed = True
-        if rest:
-            path = steps[pit][d][rest]
+        if seeds < size:
+            path = steps[pit][d][seeds]
             for j in path:
                 pits[j] += 1
             i = path[-1]
             if not crossed:
                 # Uncrossed means every seed so far fell on the own row, so the lap starts there.
-                crossed = pit + rest >= hi if d == 1 else pit - rest < lo
+                crossed = pit + seeds >= hi if d == 1 else pit - seeds < lo
         else:
-            i = pit
-        top = max(pits)
-        if top > peak:
-            peak = top
-        if pits[i] > 1:
+            # A lap of 2n or more seeds fills every pit, the emptied start pit included.
+            rounds, rest = divmod(seeds, size)
+            for j in range(size):
+                pits[j] += rounds
+            crossed = True
+            if rest:
+                path = steps[pit][d][rest]
+                for j in path:
+                    pits[j] += 1
+                i = path[-1]
+            else:
+                i = pit
+        held = pits[i]
+        if held > 1:
+            if held > peak:
+                peak = held
             if laps is not None:
                 laps.append(
                     Lap(start, Direction(d), seeds, i, crossed, LapEnd.RELAY, tuple(pits))
@@ -423,44 +432,47 @@ def _sow(
                 if seen is None:
                     seen = set()
                 elif key in seen:
-                    return _LOOP, 0, peak
+                    return _LOOP, 0, max(peak, max(pits))
                 seen.add(key)
             pit = i
             d = -d
             continue
+        top = max(pits)
+        if top > peak:
+            peak = top
+        captured = 0
         if not lo <= i < hi:
-            outcome, captured = _STOP, ()
+            outcome = _STOP
         elif not crossed:
-            outcome, captured = _AGAIN, ()
+            outcome = _AGAIN
         else:
-            captured = []
             facing = size - 1 - i
+            taken = []
             if pits[facing]:
-                captured.append((facing, pits[facing]))
+                captured = pits[facing]
+                taken.append((facing, captured))
                 pits[facing] = 0
                 # The chain runs on in the last lap's direction while the next own pit is empty
                 # and faces seeds; leaving the row (including the wrap) ends it.
                 j = i + d
                 while lo <= j < hi and not pits[j] and pits[size - 1 - j]:
                     facing = size - 1 - j
-                    captured.append((facing, pits[facing]))
+                    captured += pits[facing]
+                    taken.append((facing, pits[facing]))
                     pits[facing] = 0
                     j += d
             outcome = _CAPTURE if captured else _NO_CAPTURE
+            if laps is not None:
+                laps.append(
+                    Lap(start, Direction(d), seeds, i, crossed, _LAP_END[outcome], tuple(pits),
+                        tuple(taken))
+                )
+            return outcome, captured, peak
         if laps is not None:
             laps.append(
-                Lap(
-                    start,
-                    Direction(d),
-                    seeds,
-                    i,
-                    crossed,
-                    _LAP_END[outcome],
-                    tuple(pits),
-                    tuple(captured),
-                )
+                Lap(start, Direction(d), seeds, i, crossed, _LAP_END[outcome], tuple(pits))
             )
-        return outcome, sum(v for _, v in captured), peak
+        return outcome, captured, peak
 
 
 class _Choice(NamedTuple):
@@ -471,6 +483,11 @@ class _Choice(NamedTuple):
     pits: tuple[int, ...]
     captured: int
     peak: int  # most seeds any pit held during the sowing
+
+
+def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
+    """A _Choice from its fields in order, without NamedTuple's keyword handling."""
+    return _new(_Choice, fields)
 
 
 def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> list[_Choice]:
@@ -492,7 +509,7 @@ def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> 
             after = tuple(work)
             if code == _AGAIN and after in seen:
                 continue
-            out.append(_Choice(_SOWINGS[pit][d], code == _AGAIN, after, captured, peak))
+            out.append(_new_choice((_SOWINGS[pit][d], code == _AGAIN, after, captured, peak)))
     return out
 
 
