@@ -123,11 +123,6 @@ class Move:
             raise ValueError(f"a move is a tuple of Sowing, got {self.sowings!r}")
         object.__setattr__(self, "sowings", sowings)
 
-    def __reduce__(self):
-        # A move from legal_moves privately carries its precomputed result (see _fast_move);
-        # pickles and copies are plain moves.
-        return (Move, (self.sowings,))
-
     @property
     def is_pass(self) -> bool:
         """True for the pass of a player who has no sowing."""
@@ -161,6 +156,10 @@ PASS = Move(())
 _SOWINGS: tuple[dict[int, Sowing], ...] = tuple(
     {d: Sowing(pit, Direction(d)) for d in (1, -1)} for pit in range(2 * MAX_PITS_PER_ROW)
 )
+# The one-sowing moves legal_moves returns, one shared object per sowing.
+_ONE_SOWING_MOVES: dict[Sowing, Move] = {
+    sowing: Move((sowing,)) for by_direction in _SOWINGS for sowing in by_direction.values()
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -577,21 +576,15 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
 def _state_choices(state: State) -> list[_Choice]:
     """The legal sowings of the player to move (see _choices), computed once per state.
 
-    Kept privately in the state's ``__dict__`` (not a dataclass field: no effect on equality,
-    hashing, repr or ``replace``), so legal_moves and apply sow each candidate once.
+    Only for a state whose game is not over. Kept privately in the state's ``__dict__`` (not a
+    dataclass field: no effect on equality, hashing, repr or ``replace``), so legal_moves and
+    apply sow each candidate once.
     """
     cached = state.__dict__.get("_choices")
     if cached is None:
         cached = _choices(state.pits, state.player, _seen(state))
         state.__dict__["_choices"] = cached
     return cached
-
-
-def _fast_move(state: State, choice: _Choice) -> Move:
-    """The one-sowing Move of ``choice``, carrying its precomputed result for apply."""
-    move = object.__new__(Move)
-    move.__dict__.update(sowings=(choice.sowing,), _origin=state, _choice=choice)
-    return move
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
@@ -601,7 +594,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             return ()
     choices = _state_choices(state)
     if choices:
-        return tuple([_fast_move(state, c) for c in choices])
+        return tuple([_ONE_SOWING_MOVES[c.sowing] for c in choices])
     if state.turn_boards or _has_sowing(state.pits, 1 - state.player, {state.pits}):
         return (PASS,)
     return ()
@@ -733,8 +726,12 @@ def _apply_choice(state: State, choice: _Choice) -> State:
 
 def apply(state: State, move: Move) -> State:
     """Play ``move`` and return the new state; raise IllegalMove if it is not legal."""
-    if move.__dict__.get("_origin") is state:  # from legal_moves(state): already sown
-        return _apply_choice(state, move.__dict__["_choice"])
+    choices = state.__dict__.get("_choices")  # set by legal_moves: the game is not over
+    if choices is not None and type(move) is Move and len(move.sowings) == 1:
+        sowing = move.sowings[0]
+        for choice in choices:  # moves from legal_moves hold the very same Sowing objects
+            if choice.sowing is sowing:
+                return _apply_choice(state, choice)
     return _play(state, move, None).state
 
 
