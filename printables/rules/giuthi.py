@@ -156,6 +156,10 @@ PASS = Move(())
 _SOWINGS: tuple[dict[int, Sowing], ...] = tuple(
     {d: Sowing(pit, Direction(d)) for d in (1, -1)} for pit in range(2 * MAX_PITS_PER_ROW)
 )
+# The one-sowing moves legal_moves returns, one shared object per sowing.
+_ONE_SOWING_MOVES: dict[Sowing, Move] = {
+    sowing: Move((sowing,)) for by_direction in _SOWINGS for sowing in by_direction.values()
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,6 +282,24 @@ def initial_state(
     return State((seeds_per_pit,) * (2 * pits_per_row), (0, 0), first)
 
 
+_NO_BOARDS: frozenset[tuple[int, ...]] = frozenset()
+
+
+def _new_state(
+    pits: tuple[int, ...],
+    stores: tuple[int, int],
+    player: int,
+    history: frozenset[Position],
+    turn_boards: frozenset[tuple[int, ...]],
+) -> State:
+    """A State built by the engine from values it already knows valid: no re-validation."""
+    state = object.__new__(State)
+    state.__dict__.update(
+        pits=pits, stores=stores, player=player, history=history, turn_boards=turn_boards
+    )
+    return state
+
+
 # ---------------------------------------------------------------------------------------------
 # Sowing
 
@@ -363,6 +385,10 @@ def _sow(
     hi = lo + n
     steps = _STEPS[n]
     crossed = False  # sow-again happens only before crossing, so every sowing starts uncrossed
+    # A pit only loses seeds when a lap lifts it (it is then the last lap's end pit, a relay)
+    # or at a capture after the last lap; otherwise it only grows. So the most any pit held at
+    # a lap's end is the largest relay pit or the largest pit after the last lap, and the peak
+    # costs one comparison per relay and one max() per sowing, not one max() per lap.
     peak = 0
     relays = 0
     seen: set | None = None
@@ -370,26 +396,31 @@ def _sow(
         seeds = pits[pit]
         pits[pit] = 0
         start = pit
-        rounds, rest = divmod(seeds, size)
-        if rounds:
-            # A lap of 2n or more seeds fills every pit, the emptied start pit included.
-            for j in range(size):
-                pits[j] += rounds
-            crossed = True
-        if rest:
-            path = steps[pit][d][rest]
+        if seeds < size:
+            path = steps[pit][d][seeds]
             for j in path:
                 pits[j] += 1
             i = path[-1]
             if not crossed:
                 # Uncrossed means every seed so far fell on the own row, so the lap starts there.
-                crossed = pit + rest >= hi if d == 1 else pit - rest < lo
+                crossed = pit + seeds >= hi if d == 1 else pit - seeds < lo
         else:
-            i = pit
-        top = max(pits)
-        if top > peak:
-            peak = top
-        if pits[i] > 1:
+            # A lap of 2n or more seeds fills every pit, the emptied start pit included.
+            rounds, rest = divmod(seeds, size)
+            for j in range(size):
+                pits[j] += rounds
+            crossed = True
+            if rest:
+                path = steps[pit][d][rest]
+                for j in path:
+                    pits[j] += 1
+                i = path[-1]
+            else:
+                i = pit
+        held = pits[i]
+        if held > 1:
+            if held > peak:
+                peak = held
             if laps is not None:
                 laps.append(
                     Lap(start, Direction(d), seeds, i, crossed, LapEnd.RELAY, tuple(pits))
@@ -400,44 +431,47 @@ def _sow(
                 if seen is None:
                     seen = set()
                 elif key in seen:
-                    return _LOOP, 0, peak
+                    return _LOOP, 0, max(peak, max(pits))
                 seen.add(key)
             pit = i
             d = -d
             continue
+        top = max(pits)
+        if top > peak:
+            peak = top
+        captured = 0
         if not lo <= i < hi:
-            outcome, captured = _STOP, ()
+            outcome = _STOP
         elif not crossed:
-            outcome, captured = _AGAIN, ()
+            outcome = _AGAIN
         else:
-            captured = []
             facing = size - 1 - i
+            taken = []
             if pits[facing]:
-                captured.append((facing, pits[facing]))
+                captured = pits[facing]
+                taken.append((facing, captured))
                 pits[facing] = 0
                 # The chain runs on in the last lap's direction while the next own pit is empty
                 # and faces seeds; leaving the row (including the wrap) ends it.
                 j = i + d
                 while lo <= j < hi and not pits[j] and pits[size - 1 - j]:
                     facing = size - 1 - j
-                    captured.append((facing, pits[facing]))
+                    captured += pits[facing]
+                    taken.append((facing, pits[facing]))
                     pits[facing] = 0
                     j += d
             outcome = _CAPTURE if captured else _NO_CAPTURE
+            if laps is not None:
+                laps.append(
+                    Lap(start, Direction(d), seeds, i, crossed, _LAP_END[outcome], tuple(pits),
+                        tuple(taken))
+                )
+            return outcome, captured, peak
         if laps is not None:
             laps.append(
-                Lap(
-                    start,
-                    Direction(d),
-                    seeds,
-                    i,
-                    crossed,
-                    _LAP_END[outcome],
-                    tuple(pits),
-                    tuple(captured),
-                )
+                Lap(start, Direction(d), seeds, i, crossed, _LAP_END[outcome], tuple(pits))
             )
-        return outcome, sum(v for _, v in captured), peak
+        return outcome, captured, peak
 
 
 class _Choice(NamedTuple):
@@ -448,6 +482,11 @@ class _Choice(NamedTuple):
     pits: tuple[int, ...]
     captured: int
     peak: int  # most seeds any pit held during the sowing
+
+
+def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
+    """A _Choice from its fields in order, without NamedTuple's keyword handling."""
+    return _new(_Choice, fields)
 
 
 def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> list[_Choice]:
@@ -469,7 +508,7 @@ def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> 
             after = tuple(work)
             if code == _AGAIN and after in seen:
                 continue
-            out.append(_Choice(_SOWINGS[pit][d], code == _AGAIN, after, captured, peak))
+            out.append(_new_choice((_SOWINGS[pit][d], code == _AGAIN, after, captured, peak)))
     return out
 
 
@@ -534,14 +573,28 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
     return state.turn_boards or frozenset((state.pits,))
 
 
+def _state_choices(state: State) -> list[_Choice]:
+    """The legal sowings of the player to move (see _choices), computed once per state.
+
+    Only for a state whose game is not over. Kept privately in the state's ``__dict__`` (not a
+    dataclass field: no effect on equality, hashing, repr or ``replace``), so legal_moves and
+    apply sow each candidate once.
+    """
+    cached = state.__dict__.get("_choices")
+    if cached is None:
+        cached = _choices(state.pits, state.player, _seen(state))
+        state.__dict__["_choices"] = cached
+    return cached
+
+
 def legal_moves(state: State) -> tuple[Move, ...]:
     """The legal next sowings as one-sowing moves, or (PASS,) if there is none; () at the end."""
     if not state.turn_boards:
         if _side_empty(state.pits) or state.position in state.history:
             return ()
-    choices = _choices(state.pits, state.player, _seen(state))
+    choices = _state_choices(state)
     if choices:
-        return tuple(Move((c.sowing,)) for c in choices)
+        return tuple([_ONE_SOWING_MOVES[c.sowing] for c in choices])
     if state.turn_boards or _has_sowing(state.pits, 1 - state.player, {state.pits}):
         return (PASS,)
     return ()
@@ -590,6 +643,11 @@ def apply_traced(state: State, move: Move) -> TurnTrace:
     sowing left, the returned state is mid-turn (same player, ``turn_boards`` set). Raises
     IllegalMove, quoting the move, if any sowing is not legal where it is played.
     """
+    return _play(state, move, [])
+
+
+def _play(state: State, move: Move, laps: list[Lap] | None) -> TurnTrace:
+    """apply_traced's work; laps are recorded only when ``laps`` is a list."""
     if not isinstance(move, Move):
         raise IllegalMove(f"{move!r}: not a Move (use Move.parse('3ccw'))")
     reason = end_reason(state)
@@ -606,7 +664,6 @@ def apply_traced(state: State, move: Move) -> TurnTrace:
             raise IllegalMove(f"{move}: {name} has a sowing and may not pass")
         return TurnTrace(State(state.pits, state.stores, 1 - player, history), ())
     pits = list(state.pits)
-    laps: list[Lap] = []
     last = len(move.sowings) - 1
     for k, sowing in enumerate(move.sowings):
         pit = sowing.pit
@@ -628,22 +685,54 @@ def apply_traced(state: State, move: Move) -> TurnTrace:
             if captured:
                 history = frozenset()  # stores only grow: no earlier position can recur
             after = State(board, (stores[0], stores[1]), 1 - player, history)
-            return TurnTrace(after, tuple(laps))
+            return TurnTrace(after, tuple(laps or ()))
         if board in seen:
             raise IllegalMove(f"{move}: sowing {sowing} brings back a board seen this turn")
         seen.add(board)
         if not _has_sowing(board, player, seen):
-            laps[-1] = replace(laps[-1], result=LapEnd.NO_SOWING_LEFT)
+            if laps:
+                laps[-1] = replace(laps[-1], result=LapEnd.NO_SOWING_LEFT)
             if k != last:
                 raise IllegalMove(f"{move}: no sowing is left after {sowing}; the turn ends")
-            return TurnTrace(State(board, state.stores, 1 - player, history), tuple(laps))
+            return TurnTrace(State(board, state.stores, 1 - player, history), tuple(laps or ()))
     mid_turn = State(tuple(pits), state.stores, player, history, frozenset(seen))
-    return TurnTrace(mid_turn, tuple(laps))
+    return TurnTrace(mid_turn, tuple(laps or ()))
+
+
+def _apply_choice(state: State, choice: _Choice) -> State:
+    """The state after ``choice``, a legal sowing of ``state`` already simulated."""
+    player = state.player
+    history = state.history if state.turn_boards else state.history | {state.position}
+    board = choice.pits
+    if not choice.again:
+        stores = state.stores
+        if choice.captured:
+            stores = (
+                (stores[0] + choice.captured, stores[1])
+                if player == SOUTH
+                else (stores[0], stores[1] + choice.captured)
+            )
+            history = frozenset()  # stores only grow: no earlier position can recur
+        return _new_state(board, stores, 1 - player, history, _NO_BOARDS)
+    seen = _seen(state) | {board}
+    # The continuations are needed now (does a sowing remain?) and by the next legal_moves.
+    follow = _choices(board, player, seen)
+    if not follow:
+        return _new_state(board, state.stores, 1 - player, history, _NO_BOARDS)
+    after = _new_state(board, state.stores, player, history, seen)
+    after.__dict__["_choices"] = follow
+    return after
 
 
 def apply(state: State, move: Move) -> State:
     """Play ``move`` and return the new state; raise IllegalMove if it is not legal."""
-    return apply_traced(state, move).state
+    choices = state.__dict__.get("_choices")  # set by legal_moves: the game is not over
+    if choices is not None and type(move) is Move and len(move.sowings) == 1:
+        sowing = move.sowings[0]
+        for choice in choices:  # moves from legal_moves hold the very same Sowing objects
+            if choice.sowing is sowing:
+                return _apply_choice(state, choice)
+    return _play(state, move, None).state
 
 
 def is_legal(state: State, move: Move) -> bool:
@@ -653,7 +742,7 @@ def is_legal(state: State, move: Move) -> bool:
     legal when each of its sowings is legal where it is played.
     """
     try:
-        apply_traced(state, move)
+        _play(state, move, None)
     except IllegalMove:
         return False
     return True
