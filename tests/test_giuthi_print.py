@@ -397,7 +397,26 @@ def test_profile_is_deterministic_and_holds_the_3d45_settings(tmp_path):
     assert settings_["max_print_height"] == "170"
     assert (settings_["nozzle_diameter"], settings_["filament_diameter"]) == ("0.4", "1.75")
     assert (settings_["layer_height"], settings_["fill_density"], settings_["raft_layers"]) == ("0.2", "20%", "0")
-    assert (settings_["support_material"], settings_["support_material_auto"]) == ("1", "1")
+    # The user prints without supports: the written profile has them off.
+    assert settings_["support_material"] == "0"
+
+
+def test_slicer_check_alone_turns_supports_on_at_auto_and_44_degrees():
+    from printables.check.slicer import profile_settings, support_thresholds
+
+    assert support_thresholds() == (0, 44)
+    for threshold in support_thresholds():
+        on = profile_settings(support_threshold_deg=threshold)
+        assert (on["support_material"], on["support_material_threshold"]) == ("1", str(threshold))
+    assert profile_settings()["support_material"] == "0"
+
+
+def test_profile_speeds_are_within_what_a_3d45_holds():
+    from printables.check.slicer import profile_settings
+
+    s = profile_settings()
+    assert int(s["perimeter_speed"]) <= 60 and int(s["external_perimeter_speed"]) <= 40
+    assert int(s["infill_speed"]) <= 80 and int(s["travel_speed"]) <= 150
 
 
 def test_missing_slicer_is_reported_not_crashed(monkeypatch, tmp_path):
@@ -423,7 +442,9 @@ def test_t_shape_gets_support(slicer, tmp_path):
     t.export(stl)
     report = slice_report(stl)
     assert report.has_support and report.support_mm > 50
-    assert not _results(check_slices(stl))["no support material: t.stl"].ok
+    results = _results(check_slices(stl))
+    assert not results["no support material (threshold 44 degrees): t.stl"].ok
+    assert not results["no support material (automatic threshold): t.stl"].ok
 
 
 @pytest.mark.slow

@@ -91,9 +91,24 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def profile_settings(profile: PrinterProfile = DREMEL_3D45) -> dict[str, str]:
-    """PrusaSlicer settings (key -> value text) of ``profile``; supports on, so any need shows."""
+# PrusaSlicer's support threshold 0 means "automatic": it supports what its overhang and bridge
+# flow rules say cannot print, rather than every slope steeper than a set angle.
+AUTO_SUPPORT_THRESHOLD_DEG = 0
+
+
+def support_thresholds(profile: PrinterProfile = DREMEL_3D45) -> tuple[int, ...]:
+    """The support thresholds the slicer check turns supports on at: automatic, then the profile's."""
+    return (AUTO_SUPPORT_THRESHOLD_DEG, profile.support_threshold_deg)
+
+
+def profile_settings(profile: PrinterProfile = DREMEL_3D45, support_threshold_deg: int | None = None) -> dict[str, str]:
+    """PrusaSlicer settings (key -> value text) of ``profile``.
+
+    Supports are off, as the user prints; the slicer check alone passes ``support_threshold_deg``
+    (0 = PrusaSlicer's automatic threshold) to turn them on and prove none are needed.
+    """
     w, d, h = profile.bed_mm
+    supports = support_threshold_deg is not None
     return {
         # Printer
         "printer_model": "",
@@ -153,9 +168,9 @@ def profile_settings(profile: PrinterProfile = DREMEL_3D45) -> dict[str, str]:
         "skirts": "1",
         "skirt_distance": "3",
         "skirt_height": "1",
-        "support_material": "1",
+        "support_material": "1" if supports else "0",
         "support_material_auto": "1",
-        "support_material_threshold": str(profile.support_threshold_deg),
+        "support_material_threshold": str(support_threshold_deg if supports else profile.support_threshold_deg),
         "support_material_buildplate_only": "0",
         "dont_support_bridges": "1",
         "elefant_foot_compensation": "0",
@@ -176,7 +191,7 @@ def profile_settings(profile: PrinterProfile = DREMEL_3D45) -> dict[str, str]:
     }
 
 
-def profile_text(profile: PrinterProfile = DREMEL_3D45) -> str:
+def profile_text(profile: PrinterProfile = DREMEL_3D45, support_threshold_deg: int | None = None) -> str:
     """The profile as PrusaSlicer .ini text, keys sorted so the file is the same on every run."""
     lines = [
         f"# {profile.printer}, {profile.material} {_num(profile.filament_mm)} mm,"
@@ -184,16 +199,17 @@ def profile_text(profile: PrinterProfile = DREMEL_3D45) -> str:
         f" no raft; written by printables",
         "# PrusaSlicer: File > Import > Import Config... then save it as your print profile.",
     ]
-    lines += [f"{key} = {value}" for key, value in sorted(profile_settings(profile).items())]
+    lines += [f"{key} = {value}" for key, value in sorted(profile_settings(profile, support_threshold_deg).items())]
     return "\n".join(lines) + "\n"
 
 
-def write_profile(path: Path | str, profile: PrinterProfile = DREMEL_3D45) -> Path:
-    """Write the profile .ini to ``path`` (atomically) and return the path."""
+def write_profile(path: Path | str, profile: PrinterProfile = DREMEL_3D45,
+                  support_threshold_deg: int | None = None) -> Path:
+    """Write the profile .ini to ``path`` (atomically) and return the path; supports off unless a threshold is given."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(profile_text(profile), encoding="utf-8")
+    tmp.write_text(profile_text(profile, support_threshold_deg), encoding="utf-8")
     os.replace(tmp, path)
     return path
 
@@ -322,7 +338,8 @@ def parse_gcode(text: str, stl: str = "") -> SliceReport:
 
 
 def slice_to_gcode(
-    stl_path: Path | str, gcode_path: Path | str, profile: PrinterProfile = DREMEL_3D45
+    stl_path: Path | str, gcode_path: Path | str, profile: PrinterProfile = DREMEL_3D45,
+    support_threshold_deg: int | None = None,
 ) -> Path:
     """Slice ``stl_path`` with ``profile`` into ``gcode_path``; raise when the slicer cannot."""
     binary = slicer_path()
@@ -330,7 +347,7 @@ def slice_to_gcode(
         raise SlicerUnavailable(f"prusa-slicer not found: {INSTALL_HINT}")
     stl_path, gcode_path = Path(stl_path), Path(gcode_path)
     with tempfile.TemporaryDirectory(prefix="printables-slicer-") as work:
-        ini = write_profile(Path(work) / PROFILE_FILE, profile)
+        ini = write_profile(Path(work) / PROFILE_FILE, profile, support_threshold_deg)
         # A private data dir keeps the user's PrusaSlicer presets out of the run, and vice versa.
         cmd = [
             binary,
@@ -367,18 +384,28 @@ def slicer_env(base: dict[str, str] | None = None) -> dict[str, str]:
 
 # Slicing a board half takes about 20 s: a build that writes the print card and then checks the
 # same files slices each STL once, keyed by its bytes and the profile.
-_REPORTS: dict[tuple[str, str, PrinterProfile], SliceReport] = {}
+_REPORTS: dict[tuple[str, str, PrinterProfile, int | None], SliceReport] = {}
+_PROFILE_THRESHOLD = object()  # slice_report's default: supports on at the profile's threshold
 
 
-def slice_report(stl_path: Path | str, profile: PrinterProfile = DREMEL_3D45) -> SliceReport:
-    """Slice ``stl_path`` headless with the 3D45 profile and report time, filament and support."""
+def slice_report(stl_path: Path | str, profile: PrinterProfile = DREMEL_3D45,
+                 support_threshold_deg: int | None | object = _PROFILE_THRESHOLD) -> SliceReport:
+    """Slice ``stl_path`` headless with the 3D45 profile and report time, filament and support.
+
+    Supports are on at ``support_threshold_deg`` (the profile's 44 degrees unless given; 0 is
+    automatic; None slices with supports off, as the written profile prints). A part that needs
+    none slices the same either way, so its estimates are the printed profile's.
+    """
     stl_path = Path(stl_path)
+    if support_threshold_deg is _PROFILE_THRESHOLD:
+        support_threshold_deg = profile.support_threshold_deg
     if slicer_path() is None:
         raise SlicerUnavailable(f"prusa-slicer not found: {INSTALL_HINT}")
-    key = (stl_path.name, hashlib.sha256(stl_path.read_bytes()).hexdigest(), profile)
+    key = (stl_path.name, hashlib.sha256(stl_path.read_bytes()).hexdigest(), profile, support_threshold_deg)
     if key not in _REPORTS:
         with tempfile.TemporaryDirectory(prefix="printables-gcode-") as work:
-            gcode = slice_to_gcode(stl_path, Path(work) / (stl_path.stem + ".gcode"), profile)
+            gcode = slice_to_gcode(stl_path, Path(work) / (stl_path.stem + ".gcode"), profile,
+                                   support_threshold_deg)
             _REPORTS[key] = parse_gcode(gcode.read_text(encoding="utf-8", errors="replace"), stl_path.name)
     return _REPORTS[key]
 
@@ -398,16 +425,20 @@ def check_slices(stl_path: Path | str, require_slicer: bool = False) -> list[Che
             )
         ]
     try:
-        report = slice_report(stl_path)
+        reports = {t: slice_report(stl_path, DREMEL_3D45, t) for t in support_thresholds()}
     except (SliceFailed, subprocess.TimeoutExpired) as error:
         return [CheckResult(f"slicer: {name}", False, str(error))]
-    return [
-        CheckResult(
-            f"no support material: {name}",
-            not report.has_support,
-            f"PrusaSlicer with automatic supports (threshold {DREMEL_3D45.support_threshold_deg}"
-            f" degrees) generated {report.support_mm:.0f} mm of support filament",
-        ),
+    report = reports[DREMEL_3D45.support_threshold_deg]
+    results = []
+    for threshold, r in reports.items():
+        how = "automatic threshold" if threshold == AUTO_SUPPORT_THRESHOLD_DEG else f"threshold {threshold} degrees"
+        results.append(CheckResult(
+            f"no support material ({how}): {name}",
+            not r.has_support,
+            f"PrusaSlicer with supports turned on ({how}) generated {r.support_mm:.0f} mm of support"
+            " filament; the written profile prints with supports off",
+        ))
+    return results + [
         CheckResult(
             f"print estimate: {name}",
             True,
