@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
-import click
+from printables import is_command_line
 
-from printables import __version__
+if is_command_line():
+    # Before the slow imports (click, then the game's libraries): Ctrl-C while they load also
+    # removes what a run has begun (nothing yet) and ends with one line and exit 130.
+    from printables import cleanup as _cleanup
+
+    _cleanup.install_signal_handlers()
+
+from pathlib import Path  # noqa: E402
+
+import click  # noqa: E402
+
+from printables import __version__  # noqa: E402
 from printables.cli.types import OUTPUT_FOLDER
 from printables.errors import ParameterError
 

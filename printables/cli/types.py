@@ -113,7 +113,8 @@ class OutputFolder(_Strict):
             value = str(value)
         text = str(value)
         if text.strip() == "":
-            self.refuse(text, "empty; name a folder, e.g. -o output/giuthi", param, ctx)
+            example = getattr(param, "default", None) or "output"
+            self.refuse(text, f"empty; name a folder, e.g. -o {example}", param, ctx)
         path = Path(text)
         if path.exists() and not path.is_dir():
             self.refuse(text, "is a file, not a folder", param, ctx)
