@@ -1,12 +1,18 @@
-"""Render a layout Document to PDF bytes with reportlab (mm → points only here)."""
+"""Render a layout Document to PDF bytes with reportlab (mm → points only here).
+
+Every text is set in Noto Sans (``printables.fonts``), registered as a TrueType font, which reportlab
+embeds as a subset: no PDF names a font it does not carry.
+"""
 
 from __future__ import annotations
 
 import io
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
-from printables import __version__
+from printables import __version__, fonts
 from printables.layout.primitives import Circle, Colour, Document, Line, Polygon, Rect, Text
 from printables.paper import mm_to_pt
 
@@ -38,6 +44,14 @@ def _style(c, item) -> tuple[int, int]:
     return int(stroke), int(fill)
 
 
+def _font(font: str) -> str:
+    """The registered (embedded) face for a layout's font name, registered with reportlab on first use."""
+    name = fonts.registered_name(font)
+    if name not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(name, str(fonts.font_file(fonts.face_of(font)))))
+    return name
+
+
 def render_pdf(document: Document) -> bytes:
     """The PDF bytes for ``document``; identical inputs give identical bytes (invariant mode)."""
     buffer = io.BytesIO()
@@ -47,6 +61,8 @@ def render_pdf(document: Document) -> bytes:
         pagesize=(mm_to_pt(first.width), mm_to_pt(first.height)),
         invariant=1,
         pageCompression=1,
+        initialFontName=_font("Helvetica"),  # else reportlab lists unembedded Helvetica on every page
+        initialFontSize=9,
     )
     c.setTitle(document.title)
     c.setSubject(document.subject)
@@ -87,7 +103,7 @@ def render_pdf(document: Document) -> bytes:
                 c.drawPath(path, stroke=stroke, fill=fill if item.closed else 0)
             elif isinstance(item, Text):
                 _set_fill(c, item.colour)
-                c.setFont(item.font, item.size_pt)
+                c.setFont(_font(item.font), item.size_pt)
                 draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[item.anchor]
                 draw(X(item.x), Y(item.y), item.text)
             else:  # pragma: no cover - layout only makes the primitives above
