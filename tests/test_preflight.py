@@ -186,9 +186,13 @@ def test_in_a_bleed_file_only_bleed_and_crop_marks_lie_outside_the_trim(tmp_path
 def test_pending_kinds_report_without_failing_until_made_strict(tmp_path, monkeypatch):
     path = _pdf(tmp_path / "small.pdf", lambda c: _body(c, 7.0))
     monkeypatch.setattr(pf, "PREFLIGHT_PENDING", frozenset({"harvest"}))
+    monkeypatch.delenv(pf.STRICT_ENV, raising=False)
     pending = _results(path, "harvest")
     assert pending["text sizes"].ok and pending["text sizes"].detail.startswith("pending (#12")
     assert not _results(path, "minefield")["text sizes"].ok
+    monkeypatch.setenv(pf.STRICT_ENV, "1")
+    assert not _results(path, "harvest")["text sizes"].ok
+    monkeypatch.delenv(pf.STRICT_ENV)
     monkeypatch.setattr(pf, "PREFLIGHT_PENDING", frozenset())
     assert not _results(path, "harvest")["text sizes"].ok
 
