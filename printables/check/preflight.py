@@ -373,8 +373,10 @@ def check_page_boxes(reader: PdfReader, params: dict) -> CheckResult:
         if any(abs(s - bleed) > tol for s in sides):
             problems.append(f"page {number}: bleed of {', '.join(f'{s:.2f}' for s in sides)} mm (left, bottom, right, top), "
                             f"{bleed:g} mm declared")
-    if not problems and not bleed:
-        return CheckResult("page boxes", True, "no bleed declared; the page is the paper")
+    boxed = sum(_boxes(page)["/TrimBox"] is not None for page in reader.pages)
+    if not problems and not boxed:
+        return CheckResult("page boxes", True, "no bleed declared; the page is the paper" if not bleed else
+                           f"{bleed:g} mm bleed on cards imposed several to a page: the page is the paper, cut at the marks")
     return CheckResult("page boxes", not problems, "; ".join(problems[:4])
                        or f"TrimBox inside BleedBox ({bleed:g} mm each side) inside MediaBox on {len(reader.pages)} page(s)")
 
@@ -383,10 +385,13 @@ def preflight(path: Path | str, subject: str, kind: str | None) -> list[CheckRes
     """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON), ``kind`` its kind."""
     path = Path(path)
     params = _params(subject)
-    results = check_fonts(path)
-    reader = PdfReader(str(path))
-    with pdfplumber.open(str(path)) as pdf:
-        results.append(_pending(check_text_sizes(pdf, params), kind))
-        results.append(_pending(check_safe_zone(pdf, reader, params), kind))
-    results.append(check_page_boxes(reader, params))
+    try:
+        results = check_fonts(path)
+        reader = PdfReader(str(path))
+        with pdfplumber.open(str(path)) as pdf:
+            results.append(_pending(check_text_sizes(pdf, params), kind))
+            results.append(_pending(check_safe_zone(pdf, reader, params), kind))
+        results.append(check_page_boxes(reader, params))
+    except Exception as error:  # a file damaged in a way no check foresaw is a failed preflight, not a crash
+        return [CheckResult("preflight", False, f"{type(error).__name__}: {error}")]
     return results
