@@ -142,3 +142,20 @@ def test_reference_finds_the_loop_of_the_rules_text():
     legal = [(m.sowings[0].pit, int(m.sowings[0].direction)) for m in g.legal_moves(g.State(pits))]
     assert legal == [c[0] for c in reference_choices(pits, g.SOUTH, {pits})]
     assert (0, -1) not in legal
+
+
+def test_long_relay_chains_match_the_reference():
+    # Chains of 41 to 47 laps (found by a random search): longer than the laps legal_moves sows
+    # inline, so they take the engine's other path; each still ends and must be offered.
+    for pits, pit, direction in [
+        ((3, 1, 5, 5, 0, 8, 8, 3, 8, 1, 3, 1, 2, 5), 0, 1),
+        ((5, 2, 1, 3, 1, 5, 2, 3, 2, 1, 1, 8), 1, 1),
+        ((5, 5, 3, 1, 5, 4, 4, 5, 8, 3, 4, 3, 4, 4, 8, 3), 2, -1),
+    ]:
+        laps = g.apply_traced(g.State(pits), g.Move.of((pit, direction))).laps
+        assert len(laps) > g.LOOP_CHECK_AFTER_LAPS
+        state = g.State(pits)
+        legal = [(m.sowings[0].pit, int(m.sowings[0].direction)) for m in g.legal_moves(state)]
+        assert legal == [c[0] for c in reference_choices(pits, g.SOUTH, {pits})]
+        after = g.apply(state, g.legal_moves(state)[legal.index((pit, direction))])
+        assert after.pits == reference_sowing(pits, pit, direction, g.SOUTH)[1]

@@ -520,6 +520,10 @@ def _build_candidates(n: int, player: int) -> tuple[tuple, ...]:
     )
 
 
+# Laps _sown runs inline per sowing; a longer chain (rare: random 2x6 games stay under 30 laps)
+# is sown again by _sow, which also watches for a loop.
+_INLINE_LAPS = range(LOOP_CHECK_AFTER_LAPS)
+
 # The one-sowing moves of _SOWINGS, same indexing: _MOVES[pit][d].
 _MOVES: tuple[dict[int, Move], ...] = tuple(
     {d: _ONE_SOWING_MOVES[s] for d, s in by_direction.items()} for by_direction in _SOWINGS
@@ -571,9 +575,7 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
         pit = start
         d = first
         crossed = False
-        relays = 0
-        chain: set | None = None
-        while True:
+        for _ in _INLINE_LAPS:
             seeds = work[pit]
             work[pit] = 0
             if seeds < size:
@@ -596,14 +598,6 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
                 else:
                     i = pit
             if work[i] > 1:  # relay: lift the end pit and sow the other way
-                relays += 1
-                if relays > LOOP_CHECK_AFTER_LAPS:
-                    key = (tuple(work), i, d, crossed)
-                    if chain is None:
-                        chain = set()
-                    elif key in chain:
-                        break  # the chain loops: not a legal sowing
-                    chain.add(key)
                 pit = i
                 d = -d
                 fwd, back = back, fwd
@@ -625,12 +619,18 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
                         captured += work[facing]
                         work[facing] = 0
                         j += d
-            if again:
-                work = tuple(work)
-                if work in seen:
-                    break  # brings back a board of this turn: not a legal sowing
-            out.append((move, again, work, captured))
             break
+        else:  # a long relay chain: _sow sows it again from the start, watching for a loop
+            work = list(pits)
+            code, captured, _ = _sow(work, start, first, player, n)
+            if code == _LOOP:
+                continue  # never ends: not a legal sowing
+            again = code == _AGAIN
+        if again:
+            work = tuple(work)
+            if work in seen:
+                continue  # brings back a board of this turn: not a legal sowing
+        out.append((move, again, work, captured))
     return out
 
 
@@ -731,8 +731,13 @@ def _state_choices(state: State) -> list[_Sown]:
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """The legal next sowings as one-sowing moves, or (PASS,) if there is none; () at the end."""
-    if not state.turn_boards:
-        if _side_empty(state.pits) or (state.history and state.position in state.history):
+    if not state.turn_boards:  # a turn start: the end checks of the rules (inlined: hot)
+        pits = state.pits
+        n = len(pits) // 2
+        if not any(pits[:n]) or not any(pits[n:]):
+            return ()
+        history = state.history
+        if history and _tuple_new(Position, (pits, state.stores, state.player)) in history:
             return ()
     choices = _state_choices(state)
     if choices:
@@ -854,7 +859,9 @@ def _apply_choice(state: State, choice: _Sown) -> State:
         # Stores only grow, so no earlier position can recur: the history starts afresh.
         return _new_state(tuple(board), stores, 1 - player, _NO_POSITIONS, _NO_BOARDS)
     # The repetition rule compares positions at turn starts, so a turn's start is recorded.
-    history = state.history if state.turn_boards else state.history | {state.position}
+    history = state.history
+    if not state.turn_boards:
+        history = history | {_tuple_new(Position, (state.pits, state.stores, player))}
     if not again:
         return _new_state(tuple(board), state.stores, 1 - player, history, _NO_BOARDS)
     seen = _seen(state) | {board}
