@@ -31,6 +31,7 @@ import re
 from collections.abc import Collection, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import itemgetter
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -152,6 +153,7 @@ class Move:
 
 PASS = Move(())
 _PASS_ONLY = (PASS,)
+_first = itemgetter(0)
 
 # Sowing objects for every pit and direction, built once so move generation only looks them up.
 _SOWINGS: tuple[dict[int, Sowing], ...] = tuple(
@@ -505,14 +507,19 @@ def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
     return _new(_Choice, fields)
 
 
+# Sowing paths split by direction: _PATHS[n][0][start][k] is the k pits a CCW lap from ``start``
+# sows (_STEPS[n][start][1][k]), _PATHS[n][1] the same CW, so that a relay swaps two tables.
+_PATHS = {
+    n: (tuple(s[1] for s in steps), tuple(s[-1] for s in steps)) for n, steps in _STEPS.items()
+}
+
+
 def _build_candidates(n: int, player: int) -> tuple[tuple, ...]:
     """Every (start pit, direction, paths forward, paths back, Move) of a player's row.
 
-    The paths are _STEPS split by direction (paths[start][k]: the k pits a lap sows), so that a
-    relay swaps two tables instead of indexing by direction; pits ascending, CCW before CW.
+    Pits ascending, CCW before CW; the paths are _PATHS[n] in the sowing's direction first.
     """
-    ccw = tuple(steps[1] for steps in _STEPS[n])
-    cw = tuple(steps[-1] for steps in _STEPS[n])
+    ccw, cw = _PATHS[n]
     return tuple(
         (pit, d, *((ccw, cw) if d == 1 else (cw, ccw)), _MOVES[pit][d])
         for pit in own_pits(player, n)
@@ -567,13 +574,13 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
     size = 2 * n
     lo = player * n
     hi = lo + n
+    ccw = _PATHS[n][0]
     out: list[_Sown] = []
     for start, first, fwd, back, move in _CANDIDATES[n][player]:
         if pits[start] < MIN_SEEDS_TO_SOW:
             continue
         work = list(pits)
         pit = start
-        d = first
         crossed = False
         for _ in _INLINE_LAPS:
             seeds = work[pit]
@@ -584,7 +591,7 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
                     work[j] += 1
                 i = path[-1]
                 if not crossed:
-                    crossed = pit + seeds >= hi if d == 1 else pit - seeds < lo
+                    crossed = pit + seeds >= hi if fwd is ccw else pit - seeds < lo
             else:
                 rounds, rest = divmod(seeds, size)
                 for j in range(size):
@@ -599,8 +606,7 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
                     i = pit
             if work[i] > 1:  # relay: lift the end pit and sow the other way
                 pit = i
-                d = -d
-                fwd, back = back, fwd
+                fwd, back = back, fwd  # the direction flips
                 continue
             captured = 0
             if not lo <= i < hi:
@@ -613,6 +619,7 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
                 if work[facing]:
                     captured = work[facing]
                     work[facing] = 0
+                    d = 1 if fwd is ccw else -1  # the direction of the last lap
                     j = i + d
                     while lo <= j < hi and not work[j] and work[size - 1 - j]:
                         facing = size - 1 - j
@@ -741,7 +748,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             return ()
     choices = _state_choices(state)
     if choices:
-        return tuple([c[0] for c in choices])
+        return tuple(map(_first, choices))
     if state.turn_boards:
         return _PASS_ONLY
     if _has_sowing(state.pits, 1 - state.player, {state.pits}):
