@@ -91,11 +91,13 @@ def test_the_whole_set_is_written_and_every_file_passes_its_checks(tmp_path, mon
     manifest = next(n for n in names if n.startswith("giuthi-board-") and n.endswith(".json"))
     stem = manifest[len("giuthi-board-"):-len(".json")]
     expected = {f"giuthi-board-left-{stem}.stl", f"giuthi-board-right-{stem}.stl", f"giuthi-board-left-{stem}.step",
-                "giuthi-print-settings.pdf", "dremel-3d45-giuthi.ini", f"giuthi-board-{stem}-open.png",
+                "giuthi-print-settings.pdf", "giuthi-rules.pdf", "dremel-3d45-giuthi.ini", f"giuthi-board-{stem}-open.png",
                 f"giuthi-board-{stem}-folded.png"}
     assert expected <= names
     assert any(n.startswith("giuthi-seeds-12-") and n.endswith(".stl") for n in names)
-    assert json.loads((out / manifest).read_text())["params"]["pits_per_row"] == 6
+    data = json.loads((out / manifest).read_text())
+    assert data["params"]["pits_per_row"] == 6
+    assert data["rules"] == {"file": "giuthi-rules.pdf", "paper": "a4"}
     # The slicer's own checks are tested in test_giuthi_print.py; here the model and card checks.
     monkeypatch.setattr("printables.check.dispatch._slices", lambda stls: [])
     for path in expand(out):

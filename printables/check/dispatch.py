@@ -15,6 +15,7 @@ PDF_CHECKS = {
     "peas": "printables.check.peas:check_peas",
     "patchwork": "printables.check.patchwork:check_patchwork",
     "giuthi-print-settings": "printables.check.giuthi_card:check_print_card",
+    "giuthi-rules": "printables.check.giuthi_rules:check_rules_sheet",
 }
 
 

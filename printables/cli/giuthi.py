@@ -6,7 +6,10 @@ from pathlib import Path
 
 import click
 
-from printables.cli.types import DECIMAL, OUTPUT_FOLDER, WHOLE
+from printables.cli.types import DECIMAL, OUTPUT_FOLDER, OUTPUT_PDF, WHOLE
+
+RULES_PAPERS = ("a4", "letter")
+DEFAULT_OUTPUT = Path("output/giuthi")
 
 SCREWS = ("no2", "m2", "m2.5", "m3")
 # CLI option -> GiuthiBoardParams field; only options given on the command line override.
@@ -48,11 +51,18 @@ OPTION_FIELDS = {
               help="Slice every part with PrusaSlicer (when installed) for the print card's time and filament.")
 @click.option("--previews/--no-previews", default=True, show_default=True, help="Render PNG previews.")
 @click.option("--show", is_flag=True, help="Print a seeded sample game as text (no files), to follow the rules.")
+@click.option("--rules", "rules_only", is_flag=True,
+              help="Write only the rules sheet (a PDF; -o names the file) for the chosen board.")
+@click.option("--paper", type=click.Choice(RULES_PAPERS), default="a4", show_default=True,
+              help="Paper of the rules sheet.")
 @click.option("--game-seed", type=WHOLE, default=1, show_default=True, help="Seed of the --show game.")
-@click.option("-o", "--output", type=OUTPUT_FOLDER, default=Path("output/giuthi"),
-              show_default=True, help="Folder for the STL, STEP, profile, card and previews.")
-def giuthi(preset, preset_folders, slice_parts, previews, show, game_seed, output, **options) -> None:
-    """Giuthi board halves and seed sprue (STL + STEP), slicer profile, print card and previews."""
+@click.option("-o", "--output", default=None,
+              help="Folder for the set [default: output/giuthi]; with --rules, the PDF to write"
+                   " [default: output/giuthi-rules/<board>.pdf].")
+@click.pass_context
+def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only, paper, game_seed, output,
+           **options) -> None:
+    """Giuthi board halves and seed sprue (STL, 3MF, STEP), slicer profile, print card, rules sheet and previews."""
     from printables.build import all_presets
     from printables.errors import ParameterError
     from printables.models import build_giuthi, model_params
@@ -74,7 +84,16 @@ def giuthi(preset, preset_folders, slice_parts, previews, show, game_seed, outpu
     if show:
         _show_game(board.pits_per_row, board.seeds_per_pit, game_seed)
         return
-    written = build_giuthi(board, output, slice_parts=slice_parts, previews=previews,
+    param = next(p for p in ctx.command.params if p.name == "output")
+    if rules_only:
+        from printables.models import write_rules_sheet
+
+        default = Path("output/giuthi-rules") / f"giuthi-rules-2x{board.pits_per_row}-{board.seeds_per_pit}seeds-{paper}.pdf"
+        path = default if output is None else OUTPUT_PDF.convert(output, param, ctx)
+        click.echo(str(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, path, paper)))
+        return
+    folder = DEFAULT_OUTPUT if output is None else OUTPUT_FOLDER.convert(output, param, ctx)
+    written = build_giuthi(board, folder, slice_parts=slice_parts, previews=previews, paper=paper,
                            progress=lambda message: click.echo(f"… {message}", err=True))
     for path in written:
         click.echo(str(path))
