@@ -107,6 +107,37 @@ def _in_option_names(message: str) -> str:
     return message
 
 
+# What each lap's ending means, by the word --show prints (rules.LapEnd values).
+LAP_END_MEANINGS = {
+    "relay": "the last seed fell into a pit that held seeds: those are lifted and sown back the other way",
+    "sow-again": "the last seed fell into an empty pit of the mover's own row, not crossed: they sow again",
+    "no-sowing-left": "as sow-again, but no sowing is left to choose: the turn ends",
+    "stop": "the last seed fell into an empty pit of the opponent's row: the turn ends",
+    "no-capture": "the last seed fell into an empty own pit, crossed, facing an empty pit: the turn ends",
+    "capture": "as no-capture, but the facing pit held seeds: they go to the store, the chain runs on",
+}
+
+
+def show_legend(pits: int, seeds: int) -> str:
+    """The notation of ``--show`` explained, for a 2 x ``pits`` board with ``seeds`` per pit."""
+    last = 2 * pits - 1
+    lines = [
+        f"How to read this game (Giuthi, 2x{pits}, {seeds} seeds per pit; full rules: printables giuthi --rules):",
+        f"  Each board: the small numbers above and below the rows are pit numbers, 0 to {last} anticlockwise;",
+        f"  South owns 0-{pits - 1} (bottom row, left to right), North {pits}-{last} (top row, right to left).",
+        "  The other numbers are seeds. 'North [  0]' is North's store (left), '[  0] South' South's (right).",
+        "  A move: '4cw' = take every seed of pit 4 and sow clockwise (to lower numbers), '4ccw' anticlockwise",
+        f"  (to higher numbers; {last} and 0 are neighbours). Under a board, 'sowing again' means the same",
+        "  player chooses again within the same turn. 'pass': none of the player's pits holds 2 or more seeds.",
+        "  In brackets, each lap of the move: '5 from 4 cw to 11: relay' = 5 seeds lifted from pit 4, sown",
+        "  clockwise, the last one into pit 11; then how the lap ended ('crossed': a seed of this turn has",
+        "  already fallen into the opponent's row):",
+    ]
+    width = max(len(word) for word in LAP_END_MEANINGS)
+    lines += [f"    {word:<{width}}  {meaning}" for word, meaning in LAP_END_MEANINGS.items()]
+    return "\n".join(lines)
+
+
 def _show_game(pits: int, seeds: int, seed: int) -> None:
     from printables.rules import giuthi as rules
 
@@ -114,6 +145,7 @@ def _show_game(pits: int, seeds: int, seed: int) -> None:
         played = rules.sample_game(pits, seeds, seed)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+    click.echo(show_legend(pits, seeds) + "\n")
     click.echo(rules.render_text(rules.initial_state(pits, seeds)))
     for number, (move, trace) in enumerate(played, 1):
         laps = "; ".join(
