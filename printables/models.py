@@ -107,6 +107,22 @@ def write_rules_sheet(pits_per_row: int, seeds_per_pit: int, path: Path, paper: 
     return write_atomic(path, render_pdf(rules_document(pits_per_row, seeds_per_pit, paper)))
 
 
+def write_3mfs(stls: list[Path], profile: Path) -> list[Path]:
+    """A 3MF beside each STL: the same mesh, with the slicer profile inside for PrusaSlicer."""
+    from printables.cad.threemf import export_3mf
+
+    text = profile.read_text(encoding="utf-8")
+    return [export_3mf(stl, stl.with_suffix(".3mf"), text) for stl in stls]
+
+
+def _part_key(stl_name: str) -> str:
+    """``left``, ``right`` or ``seeds`` for a part's file name."""
+    for key in ("left", "right"):
+        if stl_name.startswith(f"giuthi-board-{key}-"):
+            return key
+    return "seeds"
+
+
 def add_to_manifest(path: Path, entries: Mapping[str, Any]) -> Path:
     """Rewrite the board manifest with ``entries`` added (the printed matter written beside the STLs)."""
     import json
@@ -138,8 +154,14 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     written.append(write_profile(out_dir / PROFILE_FILE))
     progress("writing the rules sheet")
     written.append(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, out_dir / RULES_FILE, paper))
-    add_to_manifest(out_dir / manifest_name(board), {"rules": {"file": RULES_FILE, "paper": paper}})
     stls = [p for p in written if p.suffix == ".stl"]
+    progress("writing a 3MF per part")
+    threemfs = write_3mfs(stls, out_dir / PROFILE_FILE)
+    written += threemfs
+    add_to_manifest(out_dir / manifest_name(board), {
+        "rules": {"file": RULES_FILE, "paper": paper},
+        "3mf": {_part_key(stl.name): f"{stl.stem}.3mf" for stl in stls},
+    })
     estimates = {}
     if slice_parts and is_slicer_available():
         for stl in stls:
