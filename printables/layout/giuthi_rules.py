@@ -431,7 +431,8 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
         for key in keys:
             number += 1
             example = by_key[key]
-            need(diagram_height_mm(example, width, pits_per_row))
+            need(diagram_height_mm(example, width, pits_per_row) + 1.5)
+            y += 1.5
             pages[-1] += draw_diagram(number, example, x, y, width)
             y += diagram_height_mm(example, width, pits_per_row)
         y += 1.5
