@@ -141,3 +141,10 @@ def test_cli_writes_the_rules_sheet(tmp_path):
 def test_cli_rules_refuses_a_non_pdf_output(tmp_path):
     assert_one_line_error(CliRunner().invoke(main, ["giuthi", "--rules", "-o", str(tmp_path / "rules.txt")]), "ending in .pdf")
     assert not (tmp_path / "rules.txt").exists()
+
+
+@pytest.mark.slow
+def test_every_board_the_rule_core_allows_has_every_example():
+    for pits in range(rules.MIN_PITS_PER_ROW, rules.MAX_PITS_PER_ROW + 1):
+        for seeds in range(rules.MIN_SEEDS_PER_PIT, rules.MAX_SEEDS_PER_PIT + 1):
+            assert [e.key for e in find_examples(pits, seeds)] == list(EXAMPLE_KEYS), (pits, seeds)

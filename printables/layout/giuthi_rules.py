@@ -111,7 +111,7 @@ def boards_of_turn(state: rules.State, move: rules.Move, trace: rules.TurnTrace)
         final = i == len(laps) - 1
         nxt = laps[i + 1].start if not final else None
         stores = trace.state.stores if final else state.stores
-        label = _lap_label(i + 1, lap, final and len(laps) > 1)
+        label = _lap_label(i + 1, lap, final)
         if len(laps) > MAX_LAP_BOARDS:
             label = f"after {len(laps)} laps: {RESULT_WORDS[lap.result]}"
         views.append(BoardView(lap.pits, stores, label, sown_from=nxt, last=lap.end))
