@@ -33,7 +33,6 @@ OPTION_FIELDS = {
 @click.command(epilog=examples(
     'printables giuthi',
     'printables giuthi --pits 8 --seeds 5 -o output/giuthi-8',
-    'printables giuthi --no-slice --no-previews',
     'printables giuthi --show',
     'printables giuthi --rules --paper letter -o giuthi-rules.pdf',
 ))
