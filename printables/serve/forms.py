@@ -8,6 +8,7 @@ server (``-o``, ``--presets``) are not offered: the server chooses where files g
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ class Field:
     choices: tuple[str, ...] = ()
     off_option: str | None = None  # the switch's second option: --no-slice, --portrait
     metavar: str = ""  # what the CLI's --help shows as the value: INTEGER, NUMBER, TEXT
+    implied: str = ""  # the parameter object's default when the CLI's is None (giuthi: "6", "36.0")
+    suggestions: tuple[str, ...] = ()  # known values of a free-text option (preset names)
 
     @property
     def label(self) -> str:
@@ -73,10 +76,12 @@ def is_server_path(param: click.Parameter) -> bool:
     return isinstance(param.type, (click.Path, OutputPdf, OutputFolder)) or "output" == param.name
 
 
-def fields_for(kind: str) -> list[Field]:
+@functools.lru_cache(maxsize=None)
+def fields_for(kind: str) -> tuple[Field, ...]:
     """Every option of the kind's CLI command that a web form can set, in the order of ``--help``."""
     command = command_for(kind)
     ctx = click.Context(command, info_name=kind)
+    implied = implied_defaults(kind)
     fields = []
     for param in command.params:
         if not isinstance(param, click.Option) or param.hidden or is_server_path(param):
@@ -94,8 +99,43 @@ def fields_for(kind: str) -> list[Field]:
         fields.append(Field(
             name=param.name, option=_long_option(param), widget=widget, help=param.help or "",
             default=default, choices=choices, off_option=off, metavar=param.type.name.upper(),
+            implied=implied.get(param.name, ""), suggestions=_suggestions(kind, param),
         ))
-    return fields
+    return tuple(fields)
+
+
+def implied_defaults(kind: str) -> dict[str, str]:
+    """Defaults that live in the parameter object, not in the click option.
+
+    A command whose options override a preset (giuthi) leaves them None and names the parameter
+    field of each in ``OPTION_FIELDS``; the field's dataclass default is what an empty option means
+    when no preset is chosen.
+    """
+    import dataclasses
+
+    module = importlib.import_module(f"printables.cli.{kind}")
+    option_fields = getattr(module, "OPTION_FIELDS", None)
+    if not option_fields:
+        return {}
+    from printables.models import MODEL_KINDS, model_params
+
+    params = model_params(MODEL_KINDS[0], {}) if kind == "giuthi" else None
+    if params is None:
+        return {}
+    defaults = {f.name: getattr(params, f.name) for f in dataclasses.fields(params)}
+    return {option: f"{defaults[field]:g}" if isinstance(defaults[field], float) else str(defaults[field])
+            for option, field in option_fields.items() if field in defaults}
+
+
+def _suggestions(kind: str, param: click.Parameter) -> tuple[str, ...]:
+    """Preset names for a ``--preset`` option (of the kinds the command builds)."""
+    if param.name != "preset":
+        return ()
+    from printables.build import all_presets
+    from printables.models import MODEL_KINDS
+
+    kinds = set(MODEL_KINDS) if kind == "giuthi" else {kind}
+    return tuple(p.name for p in all_presets() if p.kind in kinds)
 
 
 def form_args(kind: str, form: Mapping[str, str]) -> list[str]:

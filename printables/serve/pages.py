@@ -63,9 +63,15 @@ def _input(field: Field, value: str | None) -> str:
                 f'{" checked" if checked else ""} {described}>')
     shown = field.default_text if value is None else value
     mode = {"INTEGER": ' inputmode="numeric"', "NUMBER": ' inputmode="decimal"'}.get(field.metavar, "")
-    placeholder = "" if field.default_text else ' placeholder="CLI default"'
+    hint = f"{field.implied} (default)" if field.implied else "default"
+    placeholder = "" if field.default_text else f' placeholder="{escape(hint)}"'
+    datalist, listed = "", ""
+    if field.suggestions:
+        listed = f' list="list-{escape(field.name)}"'
+        datalist = (f'<datalist id="list-{escape(field.name)}">'
+                    + "".join(f'<option value="{escape(s)}">' for s in field.suggestions) + "</datalist>")
     return (f'<input id="{fid}" type="text" name="{escape(field.name)}" value="{escape(shown)}"{mode}'
-            f'{placeholder} autocomplete="off" spellcheck="false" {described}>')
+            f'{placeholder}{listed} autocomplete="off" spellcheck="false" {described}>{datalist}')
 
 
 def _field_html(field: Field, value: str | None, error: str) -> str:
@@ -73,6 +79,10 @@ def _field_html(field: Field, value: str | None, error: str) -> str:
     default = ""
     if field.default_text and "default" not in field.help:
         default = f" [default: {escape(field.default_text)}]"
+    elif field.implied and "default" not in field.help:
+        default = f" [default: {escape(field.implied)}, or the preset's]"
+    if field.suggestions:
+        default += f" Presets: {escape(', '.join(field.suggestions))}."
     metavar = "" if field.widget in ("flag", "switch", "choice") else f" {field.metavar}"
     return (
         f'<div class="field{" bad" if error else ""}" id="field-{escape(field.name)}" data-widget="{field.widget}">'

@@ -77,7 +77,8 @@ def check_outputs(folder: Path) -> list[dict]:
                 continue
             say(f"checking {path.name}")
             for result in check_file(path):
-                records.append({"file": path.name, "name": result.name, "ok": result.ok, "detail": result.detail})
+                records.append({"file": path.name, "name": str(result.name), "ok": bool(result.ok),
+                                "detail": str(result.detail)})
     return records
 
 
