@@ -18,6 +18,7 @@ BOX_HEADING = "About the game"
 BOX_PT = 8.0  # body text of a sheet is 8 pt or more
 BOX_PAD_MM = 1.6
 COMPACT_PAD_MM = 1.0
+COMPACT_BELOW_MM = 150.0  # a page narrower than this between its margins (A5) gets the box as one paragraph
 BOX_GAP_MM = 3.0  # between the box and the ruler under it
 BOX_LINE_MM = 0.25
 BOX_GREY = 0.45
@@ -88,14 +89,15 @@ def publisher_box(x: float, y: float, width: float, facts: GameFacts, size_pt: f
     return tuple(items)
 
 
-def furniture_height(width: float, facts: GameFacts | None = None) -> float:
+def furniture_height(width: float, facts: GameFacts | None = None, extra: tuple[str, ...] = ()) -> float:
     """Room the page foot needs: ruler and footer, and the publisher's box above them if given."""
     if facts is None:
         return FURNITURE_HEIGHT_MM
-    return FURNITURE_HEIGHT_MM + publisher_box_height(facts, width) + BOX_GAP_MM
+    return FURNITURE_HEIGHT_MM + publisher_box_height(facts, width, compact=width < COMPACT_BELOW_MM, extra=extra) + BOX_GAP_MM
 
 
-def footer(page_width: float, page_height: float, margin: float, text: str, facts: GameFacts | None = None) -> tuple[Item, ...]:
+def footer(page_width: float, page_height: float, margin: float, text: str, facts: GameFacts | None = None,
+           extra: tuple[str, ...] = ()) -> tuple[Item, ...]:
     """The ruler and a footer line naming game, parameters and tool version at the page's foot.
 
     With ``facts`` the publisher's box stands above the ruler, across the page between the margins.
@@ -105,8 +107,8 @@ def footer(page_width: float, page_height: float, margin: float, text: str, fact
     items: list[Item] = []
     if facts is not None:
         width = page_width - 2 * margin
-        top = page_height - margin - furniture_height(width, facts)
-        items += publisher_box(margin, top, width, facts)
+        top = page_height - margin - furniture_height(width, facts, extra)
+        items += publisher_box(margin, top, width, facts, compact=width < COMPACT_BELOW_MM, extra=extra)
     items += calibration_ruler(margin, ruler_y)
     items.append(Text(margin, baseline, f"{text} · printables {__version__}", size_pt=FOOTER_PT, colour=0.25))
     return tuple(items)
