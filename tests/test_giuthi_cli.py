@@ -48,7 +48,7 @@ def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, me
 def test_a_board_too_big_for_the_bed_is_refused_with_what_fits(tmp_path):
     result = invoke("giuthi", "--pits", "10", "--pit-diameter", "45", "-o", str(tmp_path / "g"))
     assert result.exit_code == 2
-    assert "the largest that fits: --pits 8 or pit_diameter_mm<=39" in result.output
+    assert "the largest that fits: --pits 8 or --pit-diameter <= 39" in result.output
     assert not (tmp_path / "g").exists()
 
 

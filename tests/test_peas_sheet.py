@@ -91,7 +91,7 @@ def test_default_card_is_an_a6_landscape_that_passes_every_check(tmp_path):
         (["--portrait"], (105.0, 148.0), 1),
         (["--postcard", "4x6"], (152.4, 101.6), 1),
         (["--postcard", "4x6", "--portrait", "--back"], (101.6, 152.4), 1),
-        (["--bleed", "3"], (154.0, 111.0), 1),
+        (["--bleed", "3"], (168.0, 125.0), 1),  # 148 x 105 + 2 x (3 mm bleed + 2 mm gap + 5 mm crop mark)
         (["--paper", "a4"], (210.0, 297.0), 2),
         (["--paper", "a4", "--portrait", "--back"], (297.0, 210.0), 2),
         (["--paper", "a4", "--borderless"], (297.0, 210.0), 4),

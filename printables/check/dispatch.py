@@ -117,8 +117,11 @@ def _check_pdf(path: Path) -> list[CheckResult]:
     if kind not in PDF_CHECKS:
         return [CheckResult("kind", False, f"no printables kind in the PDF keywords ({drawing.keywords!r})")]
     from printables.check.pdf import check_user_unit
+    from printables.check.preflight import preflight
 
+    # Every PDF gets the preflight (fonts, glyphs, text sizes, safe zone, page boxes), whatever its kind.
+    printing = preflight(path, drawing.subject, kind)
     try:
-        return [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing)
+        return [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing) + printing
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
-        return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")]
+        return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")] + printing

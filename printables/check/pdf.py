@@ -148,6 +148,8 @@ def read_pdf(path: Path | str) -> PdfDrawing:
     user_units = [float(page.get("/UserUnit", 1.0)) for page in reader.pages]
     with pdfplumber.open(str(path)) as pdf:
         for index, page in enumerate(pdf.pages):
+            if index >= len(reader.pages):
+                break
             mm = pt_to_mm
             boxes = tuple(
                 Box(mm(r["x0"]), mm(r["top"]), mm(r["x1"]), mm(r["bottom"]), bool(r.get("fill")), bool(r.get("stroke")),
@@ -170,6 +172,11 @@ def read_pdf(path: Path | str) -> PdfDrawing:
                 PageDrawing(mm(page.width), mm(page.height), boxes, segments, words, curves, page.extract_text() or "",
                             user_units[index] if index < len(user_units) else 1.0)
             )
+    # pdfplumber reads a page that the page tree lists twice only once; a printer prints it twice.
+    by_id = {page.page_obj.pageid: drawn for page, drawn in zip(pdf.pages, pages)}
+    ids = [getattr(page.indirect_reference, "idnum", None) for page in reader.pages]
+    if len(pages) != len(ids) and all(i in by_id for i in ids):
+        pages = [by_id[i] for i in ids]
     return PdfDrawing(
         path,
         str(info.get("/Title", "") or ""),
@@ -229,6 +236,22 @@ def words_missing(page: PageDrawing, texts: list[str]) -> list[str]:
         need.update(text.split())
     short = {word for word, n in need.items() if have[word] < n}
     return [text for text in texts if short & set(text.split())]
+
+
+def text_missing(page: PageDrawing, texts: list[str]) -> list[str]:
+    """Which of ``texts`` do not stand on the page word for word, in order (line breaks count as spaces)."""
+    flowing = " ".join(page.text.split())
+    return [text for text in texts if " ".join(text.split()) not in flowing]
+
+
+def column_letters(index: int) -> str:
+    """The column label a sheet prints: 0 -> A, 25 -> Z, 26 -> AA."""
+    letters = ""
+    index += 1
+    while index > 0:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 def check_print_scaling(drawing: PdfDrawing) -> CheckResult:

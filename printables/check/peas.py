@@ -142,8 +142,10 @@ def _check_pages(drawing: PdfDrawing, params: dict) -> CheckResult:
     if len(drawing.pages) != pages:
         problems.append(f"{len(drawing.pages)} page(s), expected {pages}")
     if params["paper"] == "none":
-        want = (card_w + 2 * bleed, card_h + 2 * bleed)
-        what = f"the card{' with its bleed' if bleed else ''}"
+        # with bleed, the print-shop page: the card, its bleed and room for crop marks beyond it
+        room = 2 * (bleed + BLEED_EDGE_MM) if bleed else 0.0
+        want = (card_w + room, card_h + room)
+        what = f"the card{' with its bleed and crop marks' if bleed else ''}"
     else:
         short, long = PAPER_SIZES_MM[params["paper"]]
         want = tuple(params["page_mm"])
@@ -368,8 +370,8 @@ def _inside_any(x: float, y: float, cards: list[Card], bleed: float) -> bool:
 
 def _check_marks(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> CheckResult:
     bleed = params["bleed"]
-    if params["paper"] == "none":
-        return CheckResult("crop marks", True, "one card per page: the page is the card" + (" and its bleed" if bleed else ""))
+    if params["paper"] == "none" and not bleed:  # with bleed the print-shop page has marks around the card
+        return CheckResult("crop marks", True, "one card per page: the page is the card")
     problems = []
     total = 0
     for p, cards in enumerate(found):

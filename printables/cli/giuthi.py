@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from printables.cli.types import DECIMAL, OUTPUT_FOLDER, WHOLE
+from printables.cli.types import DECIMAL, OUTPUT_FOLDER, WHOLE, choice, examples
 
 SCREWS = ("no2", "m2", "m2.5", "m3")
 # CLI option -> GiuthiBoardParams field; only options given on the command line override.
@@ -27,7 +27,12 @@ OPTION_FIELDS = {
 }
 
 
-@click.command()
+@click.command(epilog=examples(
+    'printables giuthi',
+    'printables giuthi --pits 8 --seeds 5 -o output/giuthi-8',
+    'printables giuthi --no-slice --no-previews',
+    'printables giuthi --show',
+))
 @click.option("--preset", default=None, help="Start from a preset in models/ (see `printables list`).")
 @click.option("--presets", "preset_folders", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Read --preset from this folder instead of the project's models/.")
@@ -39,10 +44,10 @@ OPTION_FIELDS = {
 @click.option("--pit-corner", type=DECIMAL, default=None, help="Plan radius of pit and store corners, mm (large: ovals).")
 @click.option("--thickness", type=DECIMAL, default=None, help="Board thickness, bed to playing surface, mm.")
 @click.option("--wall", type=DECIMAL, default=None, help="Wall thickness, mm (at least 1.2).")
-@click.option("--screw", type=click.Choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
-@click.option("--chamfer", type=DECIMAL, default=None, help="45-degree chamfer on the bed edges, mm.")
-@click.option("--clearance", type=DECIMAL, default=None, help="Clearance-hole allowance over the screw diameter, mm.")
-@click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed diameter, mm.")
+@click.option("--screw", type=choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
+@click.option("--chamfer", type=DECIMAL, default=None, help="45-degree chamfer on the bed edges, mm: 0 (none) or 0.2 to 0.5 [default: 0.5].")
+@click.option("--clearance", type=DECIMAL, default=None, help="Clearance-hole allowance over the screw diameter, mm, 0.2 to 0.5 [default: 0.3].")
+@click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed diameter, mm, 6 to 20 [default: 11].")
 @click.option("--seed-height", type=DECIMAL, default=None, help="Seed height, mm.")
 @click.option("--slice/--no-slice", "slice_parts", default=True, show_default=True,
               help="Slice every part with PrusaSlicer (when installed) for the print card's time and filament.")
@@ -84,7 +89,8 @@ def _in_option_names(message: str) -> str:
     """A parameter error in the words the user typed: ``pits_per_row=7`` becomes ``--pits 7``."""
     message = message.removeprefix("giuthi: ")
     for option, field in sorted(OPTION_FIELDS.items(), key=lambda kv: -len(kv[1])):
-        message = message.replace(f"{field}=", f"--{option.replace('_', '-')} ")
+        flag = f"--{option.replace('_', '-')}"
+        message = message.replace(f"{field}<=", f"{flag} <= ").replace(f"{field}=", f"{flag} ")
     return message
 
 

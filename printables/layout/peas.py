@@ -658,4 +658,7 @@ def layout(card: PeaCard) -> Document:
         title=f"{TITLE} postcard: {name} layout, {POSTCARD_NAMES[card.postcard]} {turn}",
         subject=parameters_json(card, plan, sheet, mean, page_ruler),
         keywords=f"printables:{KIND}",
+        # one card per page with bleed is for a print shop: the renderer adds crop marks and page boxes
+        metadata={"print_shop": {"bleed_mm": card.bleed, "mark_offset_mm": MARK_OFFSET_MM, "mark_length_mm": MARK_LENGTH_MM,
+                                 "mark_line_mm": MARK_LINE_MM}} if card.bleed and card.paper == "none" else {},
     )
