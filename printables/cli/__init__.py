@@ -181,3 +181,7 @@ def check(paths: tuple[Path, ...]) -> int:
     return 1 if failed else 0
 
 
+
+
+from printables.serve.command import serve  # noqa: E402 - the customizer lives in printables/serve/
+main.add_command(serve)
