@@ -308,3 +308,54 @@ def lattice(group: list[Box]) -> tuple[float, frozenset[tuple[int, int]]]:
     x0 = min(b.x0 for b in group)
     y0 = min(b.top for b in group)
     return cell, frozenset((round((b.x0 - x0) / cell), round((b.top - y0) / cell)) for b in group)
+
+
+PUBLISHER_HEADING = "About the game"
+
+
+def check_publisher_box(drawing: PdfDrawing, facts, pages: list[int] | None = None) -> CheckResult:
+    """The publisher's box is on the page(s): its heading, every fact's label and value, as words.
+
+    ``facts`` is the game's :class:`printables.rules.facts.GameFacts`; ``pages`` are page indices
+    (default every page).
+    """
+    texts = [PUBLISHER_HEADING] + [f"{label}: {value}" for label, value in facts.entries()]
+    problems = []
+    for index in range(len(drawing.pages)) if pages is None else pages:
+        missing = words_missing(drawing.pages[index], texts)
+        if missing:
+            problems.append(f"page {index + 1}: no {', '.join(repr(m) for m in missing[:3])}")
+    where = "every page" if pages is None else f"page(s) {', '.join(str(p + 1) for p in pages)}"
+    return CheckResult("publisher's box", not problems, "; ".join(problems) or f"players, time, age, needs and credits on {where}")
+
+
+def objects_near_edge(page: PageDrawing, margin: float, background: tuple = ()) -> list[str]:
+    """What the page inks within ``margin`` mm of the paper's edge: words, lines, curves and boxes.
+
+    Filled boxes whose fill colour is in ``background`` (a card's bleed) are not counted.
+    """
+
+    def distance(x0: float, top: float, x1: float, bottom: float) -> float:
+        return min(x0, top, page.width - x1, page.height - bottom)
+
+    found = []
+    for w in page.words:
+        if distance(w.x0, w.top, w.x1, w.bottom) < margin - SIZE_TOLERANCE_MM:
+            found.append(f"the word {w.text!r} {distance(w.x0, w.top, w.x1, w.bottom):.1f} mm from the edge")
+    for s in page.segments:
+        d = distance(min(s.x0, s.x1), min(s.top, s.bottom), max(s.x0, s.x1), max(s.top, s.bottom))
+        if d < margin - SIZE_TOLERANCE_MM:
+            found.append(f"a line {d:.1f} mm from the edge")
+    for c in page.curves:
+        if distance(c.x0, c.top, c.x1, c.bottom) < margin - SIZE_TOLERANCE_MM:
+            found.append(f"a curve {distance(c.x0, c.top, c.x1, c.bottom):.1f} mm from the edge")
+    for b in page.boxes:
+        if b.fill and not b.stroke and any(
+            len(b.fill_colour) == len(bg) and all(abs(u - v) <= 0.01 for u, v in zip(b.fill_colour, bg)) for bg in background
+        ):
+            continue
+        if b.fill and not b.stroke and b.fill_colour in ((1.0,), (1.0, 1.0, 1.0)):
+            continue  # white paint is no ink
+        if distance(b.x0, b.top, b.x1, b.bottom) < margin - SIZE_TOLERANCE_MM:
+            found.append(f"a box {distance(b.x0, b.top, b.x1, b.bottom):.1f} mm from the edge")
+    return found
