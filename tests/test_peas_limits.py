@@ -3,6 +3,7 @@ said to 0.1 mm, never more than fits."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -71,10 +72,22 @@ def test_a_mask_at_the_limit_is_laid_out(tmp_path):
     assert all(r.ok for r in check_file(tmp_path / "card.pdf"))
 
 
-def test_the_largest_pea_that_fits_is_said_to_a_tenth_and_fits(tmp_path):
-    # The default layout on a portrait A6 fits 11.1 mm peas but not 11.2 (0.5 mm steps said 11).
-    assert_one_line_error(_peas(tmp_path, "--portrait", "--pea", "14"), "the largest pea that fits is 11.1 mm")
-    assert_one_line_error(_peas(tmp_path, "--portrait", "--pea", "11.2"), "the largest pea that fits is 11.1 mm")
-    result = _peas(tmp_path, "--portrait", "--pea", "11.1")
-    assert result.exit_code == 0, result.output
+@pytest.mark.parametrize("args", [[], ["--portrait"], ["--postcard", "4x6"], ["--layout", "heart", "--portrait"]])
+def test_the_largest_pea_that_fits_is_said_to_a_tenth_and_fits(tmp_path, args):
+    """The size said fits and 0.1 mm more does not (0.5 mm steps said 11 where 11.1 fit)."""
+    result = _peas(tmp_path, *args, "--pea", "20")
+    assert_one_line_error(result, "the largest pea that fits is ")
+    said = float(re.search(r"the largest pea that fits is ([0-9.]+) mm", result.output).group(1))
+    assert said == round(said, 1) and said >= 10
+    more = _peas(tmp_path, *args, "--pea", f"{said + 0.1:.1f}")
+    assert_one_line_error(more, f"the largest pea that fits is {said:g} mm")
+    fits = _peas(tmp_path, *args, "--pea", f"{said:g}")
+    assert fits.exit_code == 0, fits.output
     assert all(r.ok for r in check_file(tmp_path / "card.pdf"))
+
+
+def test_the_hint_is_finer_than_half_millimetres(tmp_path):
+    # On the default A6 card the largest pea is not a multiple of 0.5 mm: the old hint understated it.
+    result = _peas(tmp_path, "--pea", "20")
+    said = float(re.search(r"the largest pea that fits is ([0-9.]+) mm", result.output).group(1))
+    assert said * 2 != int(said * 2)

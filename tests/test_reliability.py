@@ -79,7 +79,7 @@ def test_a_sheet_output_that_is_not_a_pdf_file_is_refused_and_nothing_is_written
 
 
 @pytest.mark.parametrize("args, message", [
-    (["giuthi", "-o", ""], "--output '': empty; name a folder, e.g. -o output/giuthi"),
+    (["giuthi", "-o", ""], "--output '': empty; name a folder, e.g. -o output"),
     (["build", "-o", ""], "--output '': empty; name a folder, e.g. -o output"),
     (["giuthi", "-o", "afile/set"], "--output afile/set: afile is a file, not a folder"),
     (["build", "-o", "afile/set"], "--output afile/set: afile is a file, not a folder"),

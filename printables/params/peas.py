@@ -26,7 +26,7 @@ MAX_RECTANGLE_SIDE = 12  # no card has room for more peas in a row at MIN_PEA_MM
 # way (landscape for columns, portrait for rows; tests/test_peas_limits.py measures both). A layout
 # wider or taller is refused at once, before it is analysed or laid out.
 MAX_LAYOUT_COLS = 11
-MAX_LAYOUT_ROWS = 9
+MAX_LAYOUT_ROWS = 8
 
 # Crop marks: thin lines on the extension of each cut line, this far from the trim (outside any
 # bleed) and this long. Every mark has exactly this length, which is how a checker tells them apart.
