@@ -393,3 +393,14 @@ def test_the_manifest_of_a_set_is_json_an_object(tmp_path):
     path.write_text(json.dumps({"kind": "giuthi-board", "params": {}, "parts": {}}))
     data, _ = load_manifest(path)
     assert data["kind"] == "giuthi-board"
+
+
+@pytest.mark.parametrize("args", [
+    ["harvest", "-o", "a\x00b.pdf"],
+    ["giuthi", "-o", "a\x00b"],
+    ["check", "a\x00b.pdf"],
+    ["list", "--presets", "a\x00b"],
+])
+def test_a_nul_character_in_a_path_is_one_line_not_an_internal_error(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    assert_one_line_error(invoke(*args), "a file name cannot hold a NUL character")
