@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from dataclasses import dataclass
@@ -107,15 +108,27 @@ def validate_preset(preset: Preset) -> None:
         raise ParameterError(f"{preset.path}: unknown kind {preset.kind!r}; known kinds: {known}")
 
 
-# The step a progress message starts, by its first word (messages of build_preset and models.py).
-STEP_OF_WORD = {
-    "building": "setup",  # parameters, and imports such as cadquery before the first step
-    "writing": "sheets",
-    "modelling": "modelling",
-    "slicing": "slicing",
-    "rendering": "previews",
-    "checking": "checks",
-}
+# The step a progress message starts, by how it begins (messages of build_preset and models.py);
+# another message names its step by its first word.
+STEP_OF_MESSAGE = (
+    ("building", "setup"),  # parameters, and imports such as cadquery before the first step
+    ("writing the sheet", "sheets"),
+    ("writing the rules sheet", "rules sheet"),
+    ("writing a 3MF", "3MF"),
+    ("modelling", "modelling"),
+    ("slicing", "slicing"),
+    ("rendering", "previews"),
+    ("checking", "checks"),
+    ("adding", "gallery"),
+)
+
+
+def step_of(message: str) -> str:
+    """The step a progress message starts."""
+    for start, step in STEP_OF_MESSAGE:
+        if message.startswith(start):
+            return step
+    return message.split(" ", 1)[0]
 
 
 class StepClock:
@@ -129,7 +142,7 @@ class StepClock:
 
     def __call__(self, message: str) -> None:
         self.stop()
-        self.step = STEP_OF_WORD.get(message.split(" ", 1)[0], "other")
+        self.step = step_of(message)
         self.progress(message)
 
     def stop(self) -> None:
@@ -149,6 +162,7 @@ def build_preset(preset: Preset, output: Path, progress=lambda message: None, *,
     slicer checks. ``Built.steps`` holds the wall time of each step.
     """
     from printables.check.dispatch import check_file, expand
+    from printables.gallery import add_to_gallery
     from printables.models import MODEL_KINDS, build_giuthi, model_params
     from printables.sheets import SHEET_KINDS, sheet_params, write_sheet
 
@@ -173,8 +187,11 @@ def build_preset(preset: Preset, output: Path, progress=lambda message: None, *,
     for path in checked:
         clock(f"checking {path.name}")
         results += [CheckResult(f"{path.name}: {r.name}", r.ok, r.detail) for r in check_file(path, slicer=slicer)]
+    clock("adding it to the gallery")
+    built = Built(preset, paths, tuple(results), tuple(checked))
+    add_to_gallery(built, output)  # output/index.html, the static gallery of everything built
     clock.stop()
-    return Built(preset, paths, tuple(results), tuple(checked), tuple(clock.times.items()))
+    return dataclasses.replace(built, steps=tuple(clock.times.items()))
 
 
 class PrintProgress:
