@@ -116,7 +116,6 @@ def list_presets(preset_folders: tuple[Path, ...]) -> None:
 
 
 @main.command(epilog=examples(
-    "printables build",
     "printables build harvest-10x10-a4 peas-a6",
     "printables build -o /tmp/sheets minefield-11x11-a4",
     "printables build --presets my-presets",
