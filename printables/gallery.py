@@ -211,13 +211,13 @@ STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1em 2em; color: #222; background: #fafaf7; }
 h2 { border-bottom: 2px solid #2f4a1d; color: #2f4a1d; margin-top: 1.6em; }
 nav { font-size: .85em; color: #555; }
-.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(22em, 1fr)); gap: 1.5em; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(19em, 1fr)); gap: 1.2em; }
 article { background: #fff; border: 1px solid #ddd; padding: .8em 1em; }
 article h3 { margin: 0; }
 .description { color: #555; margin: .2em 0 .6em; }
 .previews { display: flex; flex-wrap: wrap; gap: .4em; align-items: flex-start; }
 .previews img { max-width: 4.5em; max-height: 6em; border: 1px solid #ccc; }
-.previews img.main { max-width: 100%; max-height: 24em; }
+.previews img.main { max-width: 100%; max-height: 16em; }
 .verdict.ok { color: #1b6e20; font-weight: 600; }
 .verdict.fail { color: #b00020; font-weight: 600; }
 .files { padding-left: 1.2em; }
