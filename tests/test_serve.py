@@ -379,3 +379,99 @@ def test_the_gallery_opens_from_disk_with_its_images(browser, tmp_path):
         for link in article.find_elements("css selector", "ul.files a"):
             target = Path(link.get_attribute("href").removeprefix("file://"))
             assert target.is_file() and target.is_relative_to(moved)
+
+
+# --------------------------------------------------------------------------- more of the server
+
+
+def test_only_the_jobs_own_files_and_the_static_folder_are_served(server):
+    port = server.server_address[1]
+    host = f"127.0.0.1:{port}"
+    job = server.jobs.start("harvest", ["--grid=6x6"])
+    assert server.jobs.wait(job.id, 60).state == "done"
+    pdf = next(f for f in job.result["files"] if f.endswith(".pdf"))
+    assert raw_request(port, f"/jobs/{job.id}/files/{pdf}", host=host)[0] == 200
+    for path in (f"/jobs/{job.id}/files/job.json", f"/jobs/{job.id}/files/../{job.id}/job.json",
+                 f"/jobs/{job.id}/files/%2e%2e/%2e%2e/etc/passwd", "/static/../server.py",
+                 "/static/%2e%2e/server.py", "/jobs/0123456789abcdef/files/x.pdf"):
+        assert raw_request(port, path, host=host)[0] == 404, path
+    assert raw_request(port, "/static/app.js", host=host)[0] == 200
+
+
+def test_serve_listens_on_loopback_by_default_and_removes_its_files_when_stopped(tmp_path):
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from printables.serve.command import serve as serve_command
+
+    assert next(p for p in serve_command.params if p.name == "host").default == "127.0.0.1"
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    process = subprocess.Popen([sys.executable, "-m", "printables", "serve", "--port", "0"], cwd=tmp_path,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = process.stderr.readline()
+        match = re.match(r"Customizer at http://127\.0\.0\.1:(\d+)/ \(files in (\S+);", line)
+        assert match, line
+        port, root = int(match.group(1)), Path(match.group(2))
+        assert root.is_dir() and root.is_relative_to(tmp_path)
+        assert raw_request(port, "/harvest", host=f"127.0.0.1:{port}")[0] == 200
+    finally:
+        process.send_signal(signal.SIGINT)
+        rest = process.communicate(timeout=30)[1]
+    assert process.returncode == 0, rest
+    assert "stopped" in rest and not root.exists()
+
+
+def test_the_gallery_keeps_earlier_builds_and_shows_failed_checks(tmp_path):
+    import json
+
+    from printables.gallery import GALLERY, RECORD, load_records, render_index
+
+    out = tmp_path / "out"
+    for name in ("harvest-10x10-a4", "minefield-9x9-a4"):  # two builds into one folder
+        result = CliRunner().invoke(main, ["build", name, "-o", str(out)])
+        assert result.exit_code == 0, result.output
+    html = (out / "index.html").read_text()
+    assert 'id="harvest-10x10-a4"' in html and 'id="minefield-9x9-a4"' in html
+    assert "2 preset(s)" in html and "2 of 2 pass every check" in html
+
+    record_path = out / GALLERY / "minefield-9x9-a4" / RECORD
+    record = json.loads(record_path.read_text())
+    record["checks"][1] = {**record["checks"][1], "ok": False, "detail": "broken on purpose"}
+    record_path.write_text(json.dumps(record))
+    html = render_index(load_records(out), out)
+    assert "1 of 2 pass every check" in html
+    assert f"1 of {len(record['checks'])} checks failed" in html and "broken on purpose" in html
+
+    # an entry whose files are gone leaves the gallery
+    for pdf in (out / "minefield").glob("*.pdf"):
+        pdf.unlink()
+    assert [r["name"] for r in load_records(out)] == ["harvest-10x10-a4"]
+
+
+def test_without_javascript_the_form_posts_to_a_page_that_follows_the_job(server):
+    port = server.server_address[1]
+    host = f"127.0.0.1:{port}"
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("POST", "/minefield", body="size=7&paper=letter&_submitted=1",
+                       headers={"Host": host, "Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    response.read()
+    assert response.status == 303
+    location = response.getheader("Location")
+    job_id = location.rsplit("/", 1)[1]
+    assert server.jobs.wait(job_id, 60).state == "done"
+    status, page = raw_request(port, location, host=host)
+    assert status == 200 and "checks passed" in page and "minefield-7x7-letter.pdf" in page
+    # a bad value comes back as the form, with the CLI's message next to the field
+    connection.request("POST", "/minefield", body="size=x&_submitted=1",
+                       headers={"Host": host, "Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    page = response.read().decode()
+    assert response.status == 400
+    message = cli_error("minefield", "--size", "x")
+    assert f'id="error-size" role="alert">{message}</p>' in page
+    connection.close()
