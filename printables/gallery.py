@@ -48,7 +48,7 @@ def add_to_gallery(built, output: Path) -> Path:
         "previews": _previews(built, output, folder),
         "checks": [{"name": r.name, "ok": bool(r.ok), "detail": str(r.detail)} for r in built.results],
     }
-    write_atomic(folder / RECORD, json.dumps(record, indent=1, sort_keys=True, default=str).encode("utf-8"))
+    write_atomic(folder / RECORD, json.dumps(record, indent=1, default=str).encode("utf-8"))
     with _locked(output / GALLERY / ".lock"):
         index = output / INDEX
         write_atomic(index, render_index(load_records(output), output).encode("utf-8"))
@@ -172,7 +172,8 @@ def _entry(record: dict, output: Path | None) -> str:
 <h3>{escape(record['name'])}</h3><p class="description">{escape(record['description'])}</p>
 <div class="previews">{images or '<p class="none">no preview (pdftoppm is not installed)</p>'}</div>
 {verdict}
-<ul class="files">{files}</ul>
+{f'<ul class="files">{files}</ul>' if len(record["files"]) <= 4 else
+   f'<details class="files"><summary>{len(record["files"])} files</summary><ul class="files">{files}</ul></details>'}
 <details><summary>parameters</summary><table class="params">{rows}</table>
 <p class="legend">bold: set by the preset (<code>printables build {escape(record['name'])}</code>); others: defaults</p></details>
 <details{" open" if failed else ""}><summary>checks</summary><table class="checks">{check_rows}</table></details>

@@ -19,7 +19,7 @@ import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from printables.serve import forms, pages
 from printables.serve.jobs import Jobs
@@ -125,7 +125,9 @@ class Handler(BaseHTTPRequestHandler):
         content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if path.suffix == ".stl":
             content_type = "model/stl"
-        headers = {"Content-Disposition": f'attachment; filename="{path.name}"'} if download else {}
+        plain = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in path.name)
+        disposition = f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(path.name)}"
+        headers = {"Content-Disposition": disposition} if download else {}
         self.send(HTTPStatus.OK, path.read_bytes(), content_type, headers)
 
     def wants_json(self) -> bool:
