@@ -36,6 +36,7 @@ def browser(width: int, height: int) -> webdriver.Chrome:
 
 
 def wait_done(driver, after: str = "", timeout: float = 60) -> None:
+    """Wait until the page shows a finished job other than ``after``."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         section = driver.find_element("id", "result")

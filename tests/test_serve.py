@@ -195,6 +195,12 @@ def test_a_foreign_host_header_is_refused(server):
     status, body = raw_request(port, "/harvest", method="POST", host=f"127.0.0.1:{port}",
                                headers={"Origin": "http://evil.example"})
     assert status == 403 and "evil.example" in body
+    for origin in ("null", f"http://localhost:{port + 1}", "http://localhost"):  # a sandbox, another local site
+        assert raw_request(port, "/harvest", method="POST", host=f"127.0.0.1:{port}",
+                           headers={"Origin": origin})[0] == 403, origin
+    status, _ = raw_request(port, "/harvest", method="POST", host=f"127.0.0.1:{port}",
+                            headers={"Origin": f"http://127.0.0.1:{port}", "Accept": "application/json"})
+    assert status == 202  # its own page's post starts a job
 
 
 def _own_non_loopback_address() -> str | None:
