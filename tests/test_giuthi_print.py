@@ -512,11 +512,11 @@ def test_band_for_the_default_board():
     from printables.render.giuthi_card import band_path_mm, pick_rubber_band
 
     b = GiuthiBoardParams()
-    # Two halves stacked (2 x 13.7 mm) by 118 mm across, each face sunk 1.5 mm by the grooves:
-    # 2 x (118 - 3) + 2 x (27.4 - 3) = 278.8 mm.
-    assert band_path_mm(b.half_width_mm, b.thickness_mm, b.band_groove_mm) == pytest.approx(278.8)
-    # No. 33 (2 x 88.9 = 177.8 mm round) stretches 1.57 times: closest to 1.6 of those that fit.
-    assert pick_rubber_band(278.8, 3.0)[0] == "33"
+    # Two halves stacked (2 x 9.2 mm) by 145 mm across, each face sunk 1.5 mm by the grooves:
+    # 2 x (145 - 3) + 2 x (18.4 - 3) = 314.8 mm.
+    assert band_path_mm(b.half_width_mm, b.thickness_mm, b.band_groove_mm) == pytest.approx(314.8)
+    # No. 33 (2 x 88.9 = 177.8 mm round) stretches 1.77 times: closest to 1.6 of those that fit.
+    assert pick_rubber_band(314.8, 3.0)[0] == "33"
     assert pick_rubber_band(1000.0, 3.0) is None
 
 

@@ -16,7 +16,7 @@ OPTION_FIELDS = {
     "pit_diameter": "pit_diameter_mm",
     "pit_depth": "pit_depth_mm",
     "pit_length": "pit_length_mm",
-    "pit_corner": "pit_corner_radius_mm",
+    "size": "size_mm",
     "thickness": "thickness_mm",
     "wall": "wall_mm",
     "screw": "screw",
@@ -33,10 +33,12 @@ OPTION_FIELDS = {
               help="Read --preset from this folder instead of the project's models/.")
 @click.option("--pits", type=WHOLE, default=None, help="Pits per row, even, 6 to 10 [default: 6].")
 @click.option("--seeds", type=WHOLE, default=None, help="Seeds per pit at the start, 4 to 9 [default: 4]; sizes pits and stores.")
+@click.option("--size", default=None, metavar="WxH",
+              help="One half's plan in mm, along the rows x across, knuckles included [default: 160x145];"
+                   " the pits are sized to fill it.")
 @click.option("--pit-diameter", type=DECIMAL, default=None, help="Pit size along the row, mm.")
 @click.option("--pit-length", type=DECIMAL, default=None, help="Pit size across the row, mm (= --pit-diameter for round pits).")
 @click.option("--pit-depth", type=DECIMAL, default=None, help="Pit depth, mm.")
-@click.option("--pit-corner", type=DECIMAL, default=None, help="Plan radius of pit and store corners, mm (large: ovals).")
 @click.option("--thickness", type=DECIMAL, default=None, help="Board thickness, bed to playing surface, mm.")
 @click.option("--wall", type=DECIMAL, default=None, help="Wall thickness, mm (at least 1.2).")
 @click.option("--screw", type=click.Choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
