@@ -393,8 +393,12 @@ def heightfield(heights: np.ndarray, cell: float = 1.0, x0: float = 0.0, y0: flo
     return mesh
 
 
-def toy_half(side: str, drop_pit: bool = False, n: int = 6) -> trimesh.Trimesh:
-    """A plain plate 12 mm thick with 2 rows of n/2 round dips and a long store dip at the outer end."""
+def toy_half(side: str, drop_pit: bool = False, n: int = 6, marks: str = "") -> trimesh.Trimesh:
+    """A plain plate 12 mm thick with 2 rows of n/2 round dips and a long store dip at the outer end.
+
+    ``marks``: "dots" adds a 0.6 mm dimple beside each South pit (y = 3), "line" a 0.6 mm groove
+    along North's row (y = 47), "dots+line" both.
+    """
     cols = n // 2
     length, width = 20.0 * cols + 30.0, 50.0
     xs, ys = np.arange(0, length + 0.5, 0.5), np.arange(0, width + 0.5, 0.5)
@@ -408,6 +412,12 @@ def toy_half(side: str, drop_pit: bool = False, n: int = 6) -> trimesh.Trimesh:
             h = np.minimum(h, np.where(r < 8.0, 4.0 + 8.0 * (r / 8.0) ** 2, 12.0))
     store = (np.abs(gx - (length - 12.0)) < 7.0) & (np.abs(gy - 25.0) < 21.0)
     h = np.where(store, 5.0, h)
+    if "dots" in marks:
+        for c in range(cols):
+            r = np.hypot(gx - (12.0 + 20.0 * c), gy - 3.0)
+            h = np.where(r < 1.2, 12.0 - 0.6 * (1 - (r / 1.2) ** 2), h)
+    if "line" in marks:
+        h = np.where((np.abs(gy - 47.0) < 0.6) & (gx > 4.0) & (gx < 20.0 * cols), 12.0 - 0.6 + np.abs(gy - 47.0), h)
     # Seal the border so every dip is closed by the plate's top (a cavity, not a notch).
     h[[0, -1], :] = 12.0
     h[:, [0, -1]] = 12.0
@@ -456,6 +466,21 @@ def toy_pair(drop_pit: bool = False) -> list:
     for side in check.SIDES:
         found += check.find_cavities(toy_half(side, drop_pit=drop_pit and side == "left", n=4))[1]
     return found
+
+
+@pytest.mark.parametrize("marks,ok", [("dots+line", True), ("dots", False), ("line", False), ("", False)])
+def test_side_marks_are_found_and_missing_ones_fail(marks, ok):
+    found, marked = [], {}
+    for side in check.SIDES:
+        cavities = check.find_cavities(toy_half(side, n=4, marks=marks))[1]
+        found_here, marked[side] = check.split_marks(cavities)
+        found += found_here
+    _, rows, why = check.classify_board(found, 4)
+    assert why == ""  # the marks are not taken for pits
+    result = check.check_side_marks(marked, rows)
+    assert result.ok == ok, result.detail
+    if "line" not in marks:
+        assert "North's side needs one groove along its row" in result.detail
 
 
 def test_a_missing_pit_fails_the_board_match():
@@ -521,6 +546,85 @@ def test_wall_thickness_of_a_tilted_plate_is_its_true_thickness():
     assert measured == pytest.approx(1.0, abs=1e-6)
 
 
+def tube(y0: float, y1: float, r_out: float, r_in: float | None, axis_z: float = 10.0) -> trimesh.Trimesh:
+    """A knuckle on the hinge axis (x = 0, z = axis_z) from y0 to y1: a tube, or a rod when r_in is None."""
+    h = y1 - y0
+    if r_in is None:
+        m = trimesh.creation.cylinder(radius=r_out, height=h, sections=96)
+    else:
+        m = trimesh.creation.annulus(r_min=r_in, r_max=r_out, height=h, sections=96)
+    # Built along z about the origin: turn it to run along +y and move it onto the axis.
+    m.apply_transform(trimesh.transformations.rotation_matrix(-math.pi / 2, [1, 0, 0]))
+    m.apply_translation([0.0, y0 + h / 2, axis_z])
+    return m
+
+
+def toy_hinge(r_out: float, order: str = "RLRLR") -> dict[str, trimesh.Trimesh]:
+    """Knuckles along the fold, R (clearance bore 2.5 mm, or none in the middle) and L (pilot 1.7 mm).
+
+    ``"RLRLR"`` is the board's hinge; ``"RLLR"`` the old one: two knuckles at each end only.
+    """
+    spans = {"RLRLR": [(0, 5), (5.4, 13.2), (60, 70), (116.8, 124.6), (125, 130)],
+             "RLLR": [(0, 5), (5.4, 13.2), (116.8, 124.6), (125, 130)]}[order]
+    parts: dict[str, list] = {"left": [], "right": []}
+    for k, (side, (y0, y1)) in enumerate(zip(order, spans)):
+        middle = 0 < k < len(order) - 1 and order[k - 1] == order[k + 1] == "L"
+        bore = None if middle else (1.25 if side == "R" else 0.85)
+        parts["right" if side == "R" else "left"].append(tube(y0, y1, r_out, bore))
+    return {side: trimesh.util.concatenate(ms) for side, ms in parts.items()}
+
+
+def test_hinge_walls_necks_and_knuckle_order_pass_on_a_hinge_sized_to_the_screw():
+    p = GiuthiBoardParams()
+    results = {r.name: r for r in check.check_hinge(toy_hinge(4.3), p)}
+    assert results["hinge walls"].ok, results["hinge walls"].detail
+    # The thinnest wall round a bore is that of the 2.5 mm clearance bore: 4.3 - 1.25.
+    assert results["hinge walls"].detail.split(": ")[1].startswith("3.05 mm")
+    assert results["hinge knuckles alternate"].ok and "5 knuckles" in results["hinge knuckles alternate"].detail
+    # A vertical ray through the axis crosses the tube's wall twice: 2 x (4.3 - 1.25) = 6.1 mm.
+    neck = float(re.search(r"thinnest neck ([0-9.]+) mm", results["hinge necks"].detail).group(1))
+    assert results["hinge necks"].ok and neck == pytest.approx(6.1, abs=0.05)
+
+
+def test_thin_knuckles_fail_the_hinge_walls_and_necks():
+    # The issue's hinge: knuckles ~6 mm across round a 2.5 mm bore leave 1.75 mm of plastic.
+    p = GiuthiBoardParams()
+    results = {r.name: r for r in check.check_hinge(toy_hinge(3.0), p)}
+    assert not results["hinge walls"].ok and "1.75 mm" in results["hinge walls"].detail
+    neck = float(re.search(r"thinnest neck ([0-9.]+) mm", results["hinge necks"].detail).group(1))
+    assert not results["hinge necks"].ok and neck == pytest.approx(3.5, abs=0.05)
+
+
+def test_two_knuckles_at_each_end_do_not_alternate():
+    p = GiuthiBoardParams()
+    results = {r.name: r for r in check.check_hinge(toy_hinge(4.3, "RLLR"), p)}
+    assert not results["hinge knuckles alternate"].ok
+    assert "right 0-5, left 6-13, left 117-125, right 125-130" in results["hinge knuckles alternate"].detail
+
+
+def test_a_short_pilot_bore_fails_the_screw_engagement():
+    p = GiuthiBoardParams()
+    meshes = toy_hinge(4.3)
+    ok = {r.name: r for r in check.check_hinge(meshes, p)}["screw engagement"]
+    assert ok.ok
+    # Pilot knuckles 4 mm long: the screw bites 3.5 mm, less than 2.5 x 2.2 mm.
+    short = {"right": meshes["right"], "left": trimesh.util.concatenate([tube(5.4, 9.4, 4.3, 0.85),
+                                                                       tube(120.6, 124.6, 4.3, 0.85)])}
+    result = {r.name: r for r in check.check_hinge(short, p)}["screw engagement"]
+    assert not result.ok and "5.5" in result.detail
+
+
+def test_the_written_profile_read_back_has_no_supports_and_3d45_speeds(tmp_path):
+    from printables.check.slicer import write_profile
+
+    text = write_profile(tmp_path / "p.ini").read_text(encoding="utf-8")
+    settings = dict(line.split(" = ", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    assert settings["support_material"] == "0"
+    limits = {"perimeter_speed": 60, "external_perimeter_speed": 40, "infill_speed": 80, "travel_speed": 150}
+    for key, limit in limits.items():
+        assert 0 < float(settings[key]) <= limit, f"{key} = {settings[key]}"
+
+
 def test_interference_and_the_fold():
     a = trimesh.creation.box(extents=(10, 10, 10))
     a.apply_translation((-5, 5, 5))
@@ -578,6 +682,8 @@ def test_default_board_files_and_every_check_pass(built):
     names = {r.name for r in results}
     for expected in ("left: solid", "right: fits bed", "pits and stores", "pit capacity", "store capacity",
                      "closed board holds all seeds", "screw holes coaxial", "halves clear folded",
+                     "hinge walls", "hinge necks", "hinge knuckles alternate", "screw engagement",
+                     "player sides marked",
                      "closes face to face", "left: overhangs", "right: walls", "left: bridges"):
         assert expected in names
 
@@ -631,7 +737,8 @@ def test_a_hole_moved_by_1_mm_fails_coaxiality(built):
     lay = layout.half_layout(p, "right")
     # Fill the right half's clearance bores and bore them again 1 mm along x.
     plugs = [cq.Workplane("XZ", origin=(0, k.bore_y0, 0)).center(0, p.thickness_mm)
-             .circle(k.bore_radius * 2.2).extrude(-(k.bore_y1 - k.bore_y0)).val() for k in lay.knuckles]
+             .circle(k.bore_radius * 2.2).extrude(-(k.bore_y1 - k.bore_y0)).val()
+             for k in lay.knuckles if k.bore != "none"]
     moved = dataclasses.replace(lay, axis_x=lay.axis_x + 1.0)
     shape = cad._screw_holes(halves["right"].fuse(*plugs).clean(), moved)
     meshes = {"left": check.load_mesh(out / "giuthi-board-left-2x6-4seeds.stl"), "right": _mesh(cad, shape)}
@@ -640,6 +747,25 @@ def test_a_hole_moved_by_1_mm_fails_coaxiality(built):
     # Two bores on the axis and two 1 mm beside it: the common axis lies halfway.
     off = float(re.search(r"worst off by ([0-9.]+) mm", results["screw holes coaxial"].detail).group(1))
     assert off == pytest.approx(0.5, abs=0.02)
+
+
+@pytest.mark.slow
+def test_a_board_built_with_too_small_knuckles_fails_the_hinge_walls_and_necks(built):
+    import printables.cad.giuthi_board as cad
+
+    p, halves, out, _ = built
+    # The turning half's knuckles at 2.6 mm round its 2.5 mm clearance bores (the layout's own
+    # radius is 4.3): 0.8 mm over the teardrop's tip, and 3.3 mm across the hinge line.
+    thin = dataclasses.replace(layout.half_layout(p, "right"), knuckle_radius=2.6)
+    meshes = {"left": check.load_mesh(out / "giuthi-board-left-2x6-4seeds.stl"),
+              "right": _mesh(cad, cad.build_half(p, "right", thin))}
+    results = {r.name: r for r in check.check_hinge(meshes, p)}
+    assert not results["hinge walls"].ok and not results["hinge necks"].ok
+    wall = float(results["hinge walls"].detail.split(": ")[1].split(" mm")[0])
+    assert wall == pytest.approx(2.6 - teardrop_tip_mm(1.25), abs=0.05)
+    good = {r.name: r for r in check.check_hinge({side: check.load_mesh(out / f"{p.part_name(side)}.stl")
+                                                   for side in layout.SIDES}, p)}
+    assert good["hinge walls"].ok and good["hinge necks"].ok
 
 
 @pytest.mark.slow
@@ -672,7 +798,6 @@ def test_an_overhanging_ledge_a_thin_fin_and_a_bump_fail(built):
 
 # -- every preset: checks and the slicer (slow) -----------------------------------------------------
 
-PRESETS = ["giuthi-default", "giuthi-9seeds", "giuthi-2x8", "giuthi-travel"]
 HALF_BUDGET_S = 6 * 3600  # the issue's aim per half, at the user's settings
 HALF_BUDGET_G = 90.0
 
@@ -680,8 +805,7 @@ HALF_BUDGET_G = 90.0
 @pytest.fixture(scope="module", params=PRESETS)
 def preset_board(request, tmp_path_factory):
     cad = pytest.importorskip("printables.cad.giuthi_board")
-    preset = load_preset(Path(__file__).resolve().parent.parent / "models" / f"{request.param}.toml")
-    p = from_mapping(preset.params)
+    p = _preset(request.param)
     out = tmp_path_factory.mktemp(request.param)
     cad.write_board(p, cad.build_halves(p), out, step=False)
     return p, out

@@ -206,9 +206,12 @@ def _screw_holes(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
     return _cut(shape, bores)
 
 
-def build_half(p: GiuthiBoardParams, side: str) -> cq.Shape:
-    """One half of the board as a single solid, in print orientation and open-board position."""
-    lay = half_layout(p, side)
+def build_half(p: GiuthiBoardParams, side: str, lay: HalfLayout | None = None) -> cq.Shape:
+    """One half of the board as a single solid, in print orientation and open-board position.
+
+    ``lay`` replaces the half's derived layout (tests build broken boards through it).
+    """
+    lay = half_layout(p, side) if lay is None else lay
     shape = _body(lay)
     shape = _pits(shape, lay)
     shape = _stores(shape, lay)
