@@ -284,7 +284,7 @@ def _page_marks(path) -> tuple[float, float, list[str]]:
             w, h = page.width, page.height
             for obj in list(page.chars) + list(page.rects) + list(page.curves) + list(page.lines):
                 if obj.get("object_type") == "char":
-                    smallest = min(smallest, float(obj["size"]))
+                    smallest = min(smallest, round(float(obj["size"]), 2))  # 7.9999 read back is 8
                 gap = pt_to_mm(min(obj["x0"], obj["top"], w - obj["x1"], h - obj["bottom"]))
                 if gap < closest:
                     closest = gap
