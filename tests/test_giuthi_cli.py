@@ -35,11 +35,12 @@ def test_help_names_the_parameters():
         (["--pit-depth", "nan"], "--pit-depth nan"),
         (["--screw", "m5"], "'m5'"),
         (["--preset", "nope"], "'nope'"),
-        (["--seeds", "9"], "these pits hold 29 seeds of 9 mm but games with 9 per pit on 2x6 need 60"),
+        (["--seeds", "9"], "these pits hold 31 seeds of 10.5 mm but games with 9 per pit on 2x6 need 60"),
         (["--seeds", "6", "--thickness", "12", "--pit-depth", "10"], "--seeds 6"),
-        # Eight pits a row on the default pits: too small for 64 seeds; the hint names the way out.
-        (["--pits", "8"], "need 31 (99.9th percentile); use deeper or larger pits (--pit-depth with --thickness,"
-                          " or a --size to fill), smaller seeds, or the preset giuthi-2x8"),
+        # Eight pits a row, 5 seeds each, on the default pits: the hint names the ways out.
+        (["--pits", "8", "--seeds", "5"], "need 39 (99.9th percentile); use deeper or larger pits (--pit-depth"
+                                          " with --thickness, or a --size to fill), smaller seeds, or the preset"
+                                          " giuthi-9seeds or giuthi-2x8"),
         (["--size", "160x150"], "--size 160x150: a half of this board fits the 3D45 bed"),
         (["--size", "160x145", "--pit-diameter", "30"], "give the size or the pit sizes, not both"),
         (["--size", "big"], "--size 'big': expected WIDTHxHEIGHT in mm"),

@@ -610,12 +610,12 @@ def seed_volume(p: GiuthiBoardParams) -> tuple[float, str]:
         from printables.params.giuthi_seeds import SeedParams, seed_volume_mm3
     except ImportError:  # the seed model is optional for checking a board
         a, h = p.seed_diameter_mm / 2, p.seed_height_mm
-        return math.pi * h * (3 * a * a + h * h) / 6, "spherical cap from the board's seed size"
+        return 2 / 3 * math.pi * a * a * h, "half a spheroid from the board's seed size (at least a bean's)"
     try:
         seeds = SeedParams(seed_diameter_mm=p.seed_diameter_mm, seed_height_mm=p.seed_height_mm)
     except ValueError as error:
         a, h = p.seed_diameter_mm / 2, p.seed_height_mm
-        return math.pi * h * (3 * a * a + h * h) / 6, f"spherical cap (the seed model refused this size: {error})"
+        return 2 / 3 * math.pi * a * a * h, f"half a spheroid (the seed model refused this size: {error})"
     return seed_volume_mm3(seeds), "seed model (printables.params.giuthi_seeds)"
 
 

@@ -53,7 +53,7 @@ OPTION_FIELDS = {
 @click.option("--screw", type=choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
 @click.option("--chamfer", type=DECIMAL, default=None, help="45-degree chamfer on the bed edges, mm: 0 (none) or 0.2 to 0.5 [default: 0.5].")
 @click.option("--clearance", type=DECIMAL, default=None, help="Clearance-hole allowance over the screw diameter, mm, 0.2 to 0.5 [default: 0.3].")
-@click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed diameter, mm, 6 to 20 [default: 9].")
+@click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed (bean) length, mm, 6 to 20 [default: 10.5]; its width is 0.7 of that.")
 @click.option("--seed-height", type=DECIMAL, default=None, help="Seed height, mm.")
 @click.option("--slice/--no-slice", "slice_parts", default=True, show_default=True,
               help="Slice every part with PrusaSlicer (when installed) for the print card's time and filament.")

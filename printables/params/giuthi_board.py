@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from printables.errors import ParameterError
 from printables.params import base
-from printables.params.giuthi_seeds import MAX_SEED_DIAMETER_MM, MIN_SEED_DIAMETER_MM
+from printables.params.giuthi_seeds import MAX_SEED_DIAMETER_MM, MIN_SEED_DIAMETER_MM, SeedParams
 from printables.rules import giuthi
 
 # Dremel DigiLab 3D45 build volume and the room a skirt needs around a part.
@@ -74,8 +74,8 @@ class GiuthiBoardParams:
     # Along and across the row: what fills DEFAULT_SIZE_MM (see params_for_size).
     pit_diameter_mm: float = 35.5
     pit_length_mm: float = 66.5  # = pit_diameter_mm for round pits
-    # Deep enough for the rule core's 99.9th-percentile load of 4 seeds per pit (28 seeds of 9 mm
-    # per pit, 43 per store; see models.capacity_shortfall), with a seed to spare; presets
+    # Deep enough for the rule core's 99.9th-percentile load of 4 seeds per pit (28 beans of 10.5 mm
+    # per pit, 43 per store; see models.capacity_shortfall), with seeds to spare; presets
     # for more seeds cut deeper. Shallow bowls keep the board thin, which is most of its cost.
     pit_depth_mm: float = 8.0
     store_width_mm: float = 30.0  # along the row; a store spans both rows across
@@ -93,7 +93,7 @@ class GiuthiBoardParams:
     seam_gap_mm: float = 0.4  # between the two halves' fold faces when open
     chamfer_mm: float = 0.5  # 45-degree chamfer on the outer bed edges (elephant's foot)
     band_groove_mm: float = 3.0  # opening of the V groove for the rubber band (depth half that)
-    seed_diameter_mm: float = 9.0  # the seeds the pits are sized for (models.seed_params_for)
+    seed_diameter_mm: float = 10.5  # the beans the pits are sized for: length (models.seed_params_for)
     seed_height_mm: float = 4.5
     packing_factor: float = 0.55  # seed volume / bulk volume of loosely poured seeds
 
@@ -322,10 +322,11 @@ def _validate(p: GiuthiBoardParams) -> None:
             f" a {p.screw} screw needs {needed:g} mm ({ENGAGEMENT_FACTOR:g} x d), so at least"
             f" {needed + p.clearance_knuckle_mm + p.hinge_gap_mm:g} mm"
         )
-    if p.seed_height_mm > p.seed_diameter_mm / 2:
-        raise ParameterError(
-            f"seed_height_mm={p.seed_height_mm:g}: at most half seed_diameter_mm={p.seed_diameter_mm:g}"
-        )
+    # The seeds the board is sized for must be seeds the sprue can make (a bean lies flat).
+    try:
+        SeedParams(seed_diameter_mm=p.seed_diameter_mm, seed_height_mm=p.seed_height_mm)
+    except ParameterError as error:
+        raise ParameterError(str(error)) from None
     _check_bed(p)
 
 
