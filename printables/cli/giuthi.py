@@ -32,8 +32,7 @@ OPTION_FIELDS = {
 
 @click.command(epilog=examples(
     'printables giuthi',
-    'printables giuthi --size 200x140 --seeds 5',
-    'printables giuthi --no-slice --no-previews',
+    'printables giuthi --size 200x140 --seeds 5 -o output/giuthi-5',
     'printables giuthi --show',
     'printables giuthi --rules --paper letter -o giuthi-rules.pdf',
 ))
