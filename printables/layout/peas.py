@@ -305,7 +305,8 @@ def plan_card(card: PeaCard, mean: float) -> CardPlan:
     where = f"the {POSTCARD_NAMES[card.postcard]} {'landscape' if card.landscape else 'portrait'} card"
     shape = f"{layout.rows} rows x {layout.cols} columns"
     if card.pea_mm is not None:
-        for pea in _sizes(MAX_PEA_MM):
+        # To 0.1 mm, rounded down: the size said is one that fits.
+        for pea in (round(MAX_PEA_MM - i / 10, 1) for i in range(int(round((MAX_PEA_MM - MIN_PEA_MM) * 10)) + 1)):
             if any(_try_plan(card, pea, a, info, SUMMARY_SIZES_PT[-1]) for a in _arrangements(card)):
                 raise ParameterError(
                     f"pea {card.pea_mm:g} mm: a layout of {shape} does not fit {where}; "
