@@ -10,6 +10,8 @@ footprint, which the gates do not change, since their walls are vertical and the
 
 from __future__ import annotations
 
+import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -257,7 +259,28 @@ def _seed_map(bed: np.ndarray, edt_mm: np.ndarray, px: float) -> np.ndarray:
 
 
 def measure_sprue(stl_path: Path | str) -> SprueMeasure:
-    """Measure seeds and gates of a seed sprue STL."""
+    """Measure seeds and gates of a seed sprue STL.
+
+    A build measures each sprue twice (the board's capacity check uses its seed volume, then the
+    sprue's own check), so the measure is kept per file path and content for the process.
+    """
+    try:
+        key = (os.path.realpath(stl_path), hashlib.blake2b(Path(stl_path).read_bytes(), digest_size=16).digest())
+    except OSError:
+        return _measure_sprue(stl_path)  # load_mesh reports the unreadable file
+    found = _MEASURED.get(key)
+    if found is None:
+        found = _measure_sprue(stl_path)
+        if len(_MEASURED) >= 8:
+            _MEASURED.clear()
+        _MEASURED[key] = found
+    return found
+
+
+_MEASURED: dict[tuple[str, bytes], SprueMeasure] = {}
+
+
+def _measure_sprue(stl_path: Path | str) -> SprueMeasure:
     mesh = load_mesh(stl_path)
     grid = _grid_for(mesh)
     px = grid.px

@@ -444,33 +444,36 @@ def _loops(segments: np.ndarray) -> list[np.ndarray]:
     pairs = cKDTree(points).query_pairs(1e-5, output_type="ndarray")
     graph = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(len(points), len(points)))
     _, ids = connected_components(graph, directed=False)
-    ids = ids.reshape(-1, 2)
+    # A welded point stands for the last of the endpoints welded into it.
+    last = np.zeros(int(ids.max()) + 1 if len(ids) else 0, dtype=np.int64)
+    np.maximum.at(last, ids, np.arange(len(ids)))
+    ends_a, ends_b = ids[0::2].tolist(), ids[1::2].tolist()  # plain ints: the walk is a Python loop
     neighbours: dict[int, list[int]] = {}
-    for s, (a, b) in enumerate(ids):
+    for s, (a, b) in enumerate(zip(ends_a, ends_b)):
         if a == b:
             continue
-        neighbours.setdefault(int(a), []).append(s)
-        neighbours.setdefault(int(b), []).append(s)
-    first_point = {int(i): points[k] for k, i in enumerate(ids.reshape(-1))}
-    used = np.zeros(len(ids), dtype=bool)
+        neighbours.setdefault(a, []).append(s)
+        neighbours.setdefault(b, []).append(s)
+    used = bytearray(len(ends_a))
     loops = []
-    for s0 in range(len(ids)):
-        if used[s0] or ids[s0, 0] == ids[s0, 1]:
+    for s0 in range(len(ends_a)):
+        if used[s0] or ends_a[s0] == ends_b[s0]:
             continue
-        used[s0] = True
-        start, current = int(ids[s0, 0]), int(ids[s0, 1])
+        used[s0] = 1
+        start, current = ends_a[s0], ends_b[s0]
         loop = [start, current]
         while current != start:
-            nxt = [s for s in neighbours.get(current, []) if not used[s]]
-            if not nxt:
+            for s in neighbours.get(current, ()):
+                if not used[s]:
+                    break
+            else:
                 break
-            s = nxt[0]
-            used[s] = True
-            a, b = int(ids[s, 0]), int(ids[s, 1])
-            current = b if a == current else a
+            used[s] = 1
+            a = ends_a[s]
+            current = ends_b[s] if a == current else a
             loop.append(current)
         if current == start and len(loop) > 3:
-            loops.append(np.array([first_point[i] for i in loop[:-1]]))
+            loops.append(points[last[loop[:-1]]])
     return loops
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from printables.cli.types import DECIMAL, OUTPUT_FOLDER, OUTPUT_PDF, WHOLE, choice, examples
+from printables.cli.types import DECIMAL, OUTPUT_FOLDER, OUTPUT_PDF, WHOLE, ExistingPath, choice, examples
 
 RULES_PAPERS = ("a4", "letter")
 DEFAULT_OUTPUT = Path("output/giuthi")
@@ -37,7 +37,7 @@ OPTION_FIELDS = {
     'printables giuthi --rules --paper letter -o giuthi-rules.pdf',
 ))
 @click.option("--preset", default=None, help="Start from a preset in models/ (see `printables list`).")
-@click.option("--presets", "preset_folders", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--presets", "preset_folders", multiple=True, type=ExistingPath(exists=True, file_okay=False, path_type=Path),
               help="Read --preset from this folder instead of the project's models/.")
 @click.option("--pits", type=WHOLE, default=None, help="Pits per row, even, 6 to 10 [default: 6].")
 @click.option("--seeds", type=WHOLE, default=None, help="Seeds per pit at the start, 4 to 9 [default: 4]; sizes pits and stores.")
