@@ -143,6 +143,21 @@ def _part_key(stl_name: str) -> str:
     return "seeds"
 
 
+def seed_manifest(seeds, board: GiuthiBoardParams) -> dict:
+    """The manifest's ``seeds`` entry: the sprue's file, the bean's size and how many prints the set needs."""
+    from printables.params.giuthi_seeds import copies_needed, seed_count, seed_width_mm, stl_name
+
+    per_print = seed_count(seeds)
+    return {
+        "file": stl_name(seeds),
+        "size_mm": [seeds.seed_diameter_mm, seed_width_mm(seeds), seeds.seed_height_mm],
+        "shape": "bean: half ellipsoid, flat side down",
+        "per_print": per_print,
+        "prints": copies_needed(board.pits_per_row, board.seeds_per_pit, per_print),
+        "needed": 2 * board.pits_per_row * board.seeds_per_pit,
+    }
+
+
 def add_to_manifest(path: Path, entries: Mapping[str, Any]) -> Path:
     """Rewrite the board manifest with ``entries`` added (the printed matter written beside the STLs)."""
     import json
@@ -181,6 +196,7 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     add_to_manifest(out_dir / manifest_name(board), {
         "rules": {"file": RULES_FILE, "paper": paper},
         "3mf": {_part_key(stl.name): f"{stl.stem}.3mf" for stl in stls},
+        "seeds": seed_manifest(seeds, board),
     })
     estimates = {}
     if slice_parts and is_slicer_available():
