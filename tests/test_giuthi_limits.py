@@ -65,13 +65,31 @@ def test_board_and_sprue_agree_on_the_seed_diameter(diameter):
 
 
 @pytest.mark.parametrize("args, hint", [
-    (["--pits", "10", "--pit-diameter", "45"], "the largest that fits: --pits 8 or --pit-diameter <= 37.5"),
-    (["--pit-length", "90"], "--pit-length <= 66.5"),
+    (["--pits", "10", "--pit-diameter", "45"],
+     "the largest that fits: --pits 8 or --pit-diameter <= 37.5 or --size 245x145 in place of the pit sizes"),
+    (["--pit-length", "90"], "--pit-length <= 66.5 or --size 159.8x145 in place of the pit sizes"),
 ])
 def test_bed_fit_hints_name_options(tmp_path, args, hint):
     result = _giuthi(tmp_path, *args)
     assert_one_line_error(result, hint)
     assert "_mm" not in result.output and "pits_per_row" not in result.output
+
+
+def test_bed_fit_size_hint_is_a_plan_that_fits_and_builds():
+    from printables.params.giuthi_board import fitting_size, params_for_size
+
+    board = GiuthiBoardParams()
+    # The asked plan cut to the bed on the side that overflows; the other side kept.
+    for changes, plan in (({"pits_per_row": 10, "pit_diameter_mm": 45.0}, (245.0, 145.0)),
+                          ({"pit_length_mm": 90.0}, (159.8, 145.0))):
+        unchecked = object.__new__(GiuthiBoardParams)
+        for name, value in {**board.as_dict(), **changes}.items():
+            object.__setattr__(unchecked, name, value)
+        assert fitting_size(unchecked) == plan
+        q = GiuthiBoardParams(**params_for_size({"pits_per_row": unchecked.pits_per_row}, *plan))
+        assert q.half_size_mm()[0] <= 245 and q.half_size_mm()[1] <= 145
+    # A board that already fits is its own plan, to 0.1 mm.
+    assert fitting_size(board) == (159.8, 145.0)
 
 
 def test_help_states_the_ranges():

@@ -351,6 +351,9 @@ def _check_bed(p: GiuthiBoardParams) -> None:
         best = _largest_fitting(p, name)
         if best is not None:
             hints.append(f"{name}<={best:g}")
+    plan = fitting_size(p)
+    if plan is not None:
+        hints.append(f"size_mm={plan[0]:g}x{plan[1]:g} in place of the pit sizes")
     bed = f"{USABLE_BED_MM[0]:g} x {USABLE_BED_MM[1]:g} x {USABLE_BED_MM[2]:g} mm"
     raise ParameterError(
         f"one half is {size[0]:g} x {size[1]:g} x {size[2]:g} mm (pits_per_row={p.pits_per_row},"
@@ -358,6 +361,25 @@ def _check_bed(p: GiuthiBoardParams) -> None:
         f" leaves {bed} after a {SKIRT_MARGIN_MM:g} mm skirt margin; the largest that fits: "
         + (" or ".join(hints) if hints else "none of this design")
     )
+
+
+def fitting_size(p: GiuthiBoardParams) -> tuple[float, float] | None:
+    """The plan (``size_mm``) nearest this board's that fits the bed: each side cut to what fits.
+
+    The pits are then sized to fill it (``params_for_size``); None when that board is not valid
+    either (e.g. pits longer along the row than across). Bed fit only: capacity is the models' check.
+    """
+    mapping = {f.name: getattr(p, f.name) for f in fields(p) if f.name not in ("pit_diameter_mm", "pit_length_mm")}
+    try:
+        (min_x, min_y), (max_x, max_y) = size_limits(mapping)
+        x, y, _ = p.half_size_mm()
+        size = (min(math.floor(x * 10 + 1e-6) / 10, max_x), min(math.floor(y * 10 + 1e-6) / 10, max_y))
+        if size[0] < min_x or size[1] < min_y:
+            return None
+        GiuthiBoardParams(**params_for_size(mapping, *size))
+    except ParameterError:
+        return None
+    return size
 
 
 def _size_with(p: GiuthiBoardParams, **changes: Any) -> tuple[float, float, float]:
