@@ -49,6 +49,13 @@ def test_same_document_gives_identical_bytes():
     assert render_pdf(doc) == render_pdf(doc)
 
 
+def test_bytes_do_not_depend_on_what_was_rendered_before():
+    doc = _document(Text(10, 10, "Harvest", font="Helvetica"), Text(10, 20, "Bold", font="Helvetica-Bold"))
+    first = render_pdf(doc)
+    render_pdf(_document(Text(10, 10, "other letters: ÇĞİŞ xyz 0123456789" * 10, font="Helvetica-Bold")))
+    assert render_pdf(doc) == first
+
+
 def test_widths_are_the_embedded_fonts_own():
     text = "Roll two dice; write each value in a pea — Çİğ"
     for name, registered in (("Helvetica", "NotoSans"), ("Helvetica-Bold", "NotoSans-Bold")):

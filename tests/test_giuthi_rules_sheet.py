@@ -125,7 +125,7 @@ def test_small_text_and_marks_near_the_edge_fail(tmp_path):
     first = document.pages[0]
     page = Page(first.width, first.height, first.items + (Text(3.0, 150.0, "tiny", 6.0),))
     failures = _failures(_write(tmp_path, dataclasses.replace(document, pages=(page,) + document.pages[1:])))
-    assert "6 pt" in failures["text size"]
+    assert "6.00 pt" in failures["text size"]
     assert "from the edge" in failures["margins"]
 
 

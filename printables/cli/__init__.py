@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
-import click
+from printables import is_command_line
 
-from printables import __version__
-from printables.cli.types import OUTPUT_FOLDER, WHOLE, examples
+if is_command_line():
+    # Before the slow imports (click, then the game's libraries): Ctrl-C while they load also
+    # removes what a run has begun (nothing yet) and ends with one line and exit 130.
+    from printables import cleanup as _cleanup
+
+    _cleanup.install_signal_handlers()
+
+from pathlib import Path  # noqa: E402
+
+import click  # noqa: E402
+
+from printables import __version__  # noqa: E402
+from printables.cli.types import OUTPUT_FOLDER, WHOLE, ExistingPath, examples  # noqa: E402
 from printables.errors import ParameterError
 
 DEFAULT_OUTPUT = Path("output")
@@ -94,7 +104,7 @@ def main() -> None:
 
 
 PRESETS_OPTION = click.option(
-    "--presets", "preset_folders", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+    "--presets", "preset_folders", multiple=True, type=ExistingPath(exists=True, file_okay=False, path_type=Path),
     help="Read presets from this folder (its templates/ and models/, or its TOML files) instead of the project's.")
 
 
@@ -183,7 +193,7 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     "printables check output/peas",
     "printables check output/giuthi output/harvest",
 ))
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=ExistingPath(exists=True, path_type=Path))
 def check(paths: tuple[Path, ...]) -> int:
     """Read produced files back and check them against the rules and their parameters."""
     from printables.check.dispatch import check_file, expand

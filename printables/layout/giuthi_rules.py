@@ -96,7 +96,7 @@ def _lap_label(index: int, lap: rules.Lap, last: bool) -> str:
     words = RESULT_WORDS[lap.result]
     if lap.result is rules.LapEnd.CAPTURE:
         words = f"captures {' + '.join(str(s) for _, s in lap.captured)}"
-    return f"{'end' if last else f'lap {index}'}: {lap.seeds} seeds, {words}"
+    return f"{'end' if last else f'lap {index}'} ({lap.start}{lap.direction}): {lap.seeds} seeds, {words}"
 
 
 def boards_of_turn(state: rules.State, move: rules.Move, trace: rules.TurnTrace) -> tuple[BoardView, ...]:

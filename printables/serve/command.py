@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import click
 
-from printables.cli.types import WHOLE
+from printables.cli.types import WHOLE, examples
 
 MAX_PORT = 65535
 
 
-@click.command()
+@click.command(epilog=examples(
+    "printables serve",
+    "printables serve --port 8080",
+    "printables serve --port 0",
+))
 @click.option("--port", type=WHOLE, default=8000, show_default=True, help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Only loopback addresses keep the customizer to this machine; "
