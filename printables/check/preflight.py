@@ -387,16 +387,21 @@ def check_page_boxes(reader: PdfReader, params: dict) -> CheckResult:
                        or f"TrimBox inside BleedBox ({bleed:g} mm each side) inside MediaBox on {len(reader.pages)} page(s)")
 
 
-def preflight(path: Path | str, subject: str, kind: str | None) -> list[CheckResult]:
-    """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON), ``kind`` its kind."""
+def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader=None) -> list[CheckResult]:
+    """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON), ``kind`` its kind.
+
+    ``pdf`` (pdfplumber) and ``reader`` (pypdf), when given, are the file already open.
+    """
     path = Path(path)
     params = _params(subject)
     try:
-        reader = PdfReader(str(path))
-        with pdfplumber.open(str(path)) as pdf:
-            results = check_fonts(path, pdf, reader)
-            results.append(_pending(check_text_sizes(pdf, params), kind))
-            results.append(_pending(check_safe_zone(pdf, reader, params), kind))
+        reader = reader if reader is not None else PdfReader(str(path))
+        if pdf is None:
+            with pdfplumber.open(str(path)) as opened:
+                return preflight(path, subject, kind, opened, reader)
+        results = check_fonts(path, pdf, reader)
+        results.append(_pending(check_text_sizes(pdf, params), kind))
+        results.append(_pending(check_safe_zone(pdf, reader, params), kind))
         results.append(check_page_boxes(reader, params))
     except Exception as error:  # a file damaged in a way no check foresaw is a failed preflight, not a crash
         return [CheckResult("preflight", False, f"{type(error).__name__}: {error}")]
