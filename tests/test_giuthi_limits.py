@@ -65,8 +65,8 @@ def test_board_and_sprue_agree_on_the_seed_diameter(diameter):
 
 
 @pytest.mark.parametrize("args, hint", [
-    (["--pits", "10", "--pit-diameter", "45"], "the largest that fits: --pits 8 or --pit-diameter <= 39"),
-    (["--pit-length", "90"], "--pit-length <= 69.5"),
+    (["--pits", "10", "--pit-diameter", "45"], "the largest that fits: --pits 8 or --pit-diameter <= 37.5"),
+    (["--pit-length", "90"], "--pit-length <= 66.5"),
 ])
 def test_bed_fit_hints_name_options(tmp_path, args, hint):
     result = _giuthi(tmp_path, *args)
