@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -11,9 +10,6 @@ Colour = Union[float, tuple[float, float, float]]
 BLACK: Colour = 0.0
 WHITE: Colour = 1.0
 
-# Helvetica's mean advance width is about 0.52 em; layout only needs a safe estimate to wrap
-# prose, since the renderer owns the real font metrics.
-HELVETICA_MEAN_EM = 0.52
 PT_TO_MM = 25.4 / 72
 
 
@@ -103,15 +99,22 @@ class Document:
     metadata: dict = field(default_factory=dict)
 
 
-def text_width_mm(text: str, size_pt: float) -> float:
-    """A safe estimate of the width of Helvetica text in mm."""
-    return len(text) * HELVETICA_MEAN_EM * size_pt * PT_TO_MM
+def text_width_mm(text: str, size_pt: float, font: str = "Helvetica") -> float:
+    """The width of ``text`` in mm, from the embedded font's own advance widths."""
+    from printables import fonts
+
+    return fonts.text_width_mm(text, size_pt, font)
 
 
-def wrap(text: str, width_mm: float, size_pt: float) -> list[str]:
-    """Split prose into lines that fit ``width_mm`` at ``size_pt`` (estimate)."""
-    chars = max(10, int(width_mm / (HELVETICA_MEAN_EM * size_pt * PT_TO_MM)))
-    return textwrap.wrap(text, chars)
+def wrap(text: str, width_mm: float, size_pt: float, font: str = "Helvetica") -> list[str]:
+    """Split prose into lines no wider than ``width_mm`` at ``size_pt``, measured with the real font."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width_mm(f"{lines[-1]} {word}", size_pt, font) <= width_mm:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 def line_height_mm(size_pt: float, leading: float = 1.25) -> float:
