@@ -3,6 +3,7 @@ option names the user typed."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -64,15 +65,23 @@ def test_board_and_sprue_agree_on_the_seed_diameter(diameter):
     assert board == sprue == (6.0 <= diameter <= 20.0)
 
 
-@pytest.mark.parametrize("args, hint", [
-    (["--pits", "10", "--pit-diameter", "45"],
-     "the largest that fits: --pits 8 or --pit-diameter <= 37.5 or --size 245x145 in place of the pit sizes"),
-    (["--pit-length", "90"], "--pit-length <= 66.5 or --size 159.8x145 in place of the pit sizes"),
+@pytest.mark.parametrize("args, option, size", [
+    (["--pits", "10", "--pit-diameter", "45"], "--pit-diameter", "--size 245x145"),
+    (["--pit-length", "90"], "--pit-length", "--size 159.8x145"),
 ])
-def test_bed_fit_hints_name_options(tmp_path, args, hint):
+def test_bed_fit_hints_name_options_and_what_they_say_fits(tmp_path, args, option, size):
     result = _giuthi(tmp_path, *args)
-    assert_one_line_error(result, hint)
+    assert_one_line_error(result, f"the largest that fits: ")
+    assert f" or {size} in place of the pit sizes" in result.output
     assert "_mm" not in result.output and "pits_per_row" not in result.output
+    said = re.search(rf"{option} <= ([0-9.]+)", result.output)
+    assert said, result.output
+    # The value said fits the bed (validation only, --show), and a step more does not.
+    changed = list(args)
+    changed[changed.index(option) + 1] = said.group(1)
+    assert "3D45 bed" not in CliRunner().invoke(main, ["giuthi", "--show", *changed]).output
+    changed[changed.index(option) + 1] = f"{float(said.group(1)) + 0.5:g}"
+    assert "3D45 bed" in CliRunner().invoke(main, ["giuthi", "--show", *changed]).output
 
 
 def test_bed_fit_size_hint_is_a_plan_that_fits_and_builds():

@@ -117,10 +117,27 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
 
 
 def _check_pdf(path: Path) -> list[CheckResult]:
+    import pdfplumber
+    from pypdf import PdfReader
+
+    # One open file for the drawing and the preflight: pdfplumber parses each page once.
+    try:
+        pdf = pdfplumber.open(str(path))
+    except Exception as error:  # a damaged file is a failed check, not a crash
+        return [CheckResult("read PDF", False, f"{type(error).__name__}: {error}")]
+    with pdf:
+        try:
+            reader = PdfReader(str(path))
+        except Exception as error:
+            return [CheckResult("read PDF", False, f"{type(error).__name__}: {error}")]
+        return _check_open_pdf(path, pdf, reader)
+
+
+def _check_open_pdf(path: Path, pdf, reader) -> list[CheckResult]:
     from printables.check.pdf import read_pdf
 
     try:
-        drawing = read_pdf(path)
+        drawing = read_pdf(path, pdf, reader)
     except Exception as error:  # a damaged file is a failed check, not a crash
         return [CheckResult("read PDF", False, f"{type(error).__name__}: {error}")]
     kind = drawing.kind
@@ -130,7 +147,7 @@ def _check_pdf(path: Path) -> list[CheckResult]:
     from printables.check.preflight import preflight
 
     # Every PDF gets the preflight (fonts, glyphs, text sizes, safe zone, page boxes), whatever its kind.
-    printing = preflight(path, drawing.subject, kind)
+    printing = preflight(path, drawing.subject, kind, pdf, reader)
     try:
         return [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing) + printing
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:

@@ -134,10 +134,17 @@ def read_metadata(path: Path) -> dict:
     return {key: str(info.get(f"/{key.capitalize()}", "") or "") for key in ("title", "subject", "keywords", "creator")}
 
 
-def read_pdf(path: Path | str) -> PdfDrawing:
-    """Read a PDF's metadata (pypdf) and its drawing (pdfplumber), converted to mm."""
+def read_pdf(path: Path | str, pdf=None, reader=None) -> PdfDrawing:
+    """Read a PDF's metadata (pypdf) and its drawing (pdfplumber), converted to mm.
+
+    ``pdf`` (pdfplumber) and ``reader`` (pypdf), when given, are the file already open, so that
+    every check of a file parses its pages once (``check/dispatch.py``).
+    """
     path = Path(path)
-    reader = PdfReader(str(path))
+    if pdf is None:
+        with pdfplumber.open(str(path)) as opened:
+            return read_pdf(path, opened, reader)
+    reader = reader if reader is not None else PdfReader(str(path))
     info = reader.metadata or {}
     prefs = reader.trailer["/Root"].get("/ViewerPreferences")
     scaling = None
@@ -146,32 +153,31 @@ def read_pdf(path: Path | str) -> PdfDrawing:
         scaling = str(prefs.get("/PrintScaling")).lstrip("/") if "/PrintScaling" in prefs else None
     pages = []
     user_units = [float(page.get("/UserUnit", 1.0)) for page in reader.pages]
-    with pdfplumber.open(str(path)) as pdf:
-        for index, page in enumerate(pdf.pages):
-            if index >= len(reader.pages):
-                break
-            mm = pt_to_mm
-            boxes = tuple(
-                Box(mm(r["x0"]), mm(r["top"]), mm(r["x1"]), mm(r["bottom"]), bool(r.get("fill")), bool(r.get("stroke")),
-                    _colour(r.get("non_stroking_color")))
-                for r in page.rects
-            )
-            segments = tuple(
-                Segment(mm(l["x0"]), mm(l["top"]), mm(l["x1"]), mm(l["bottom"]), mm(l.get("linewidth", 0) or 0))
-                for l in page.lines
-            )
-            words = tuple(
-                Word(w["text"], mm(w["x0"]), mm(w["top"]), mm(w["x1"]), mm(w["bottom"]))
-                for w in page.extract_words(keep_blank_chars=False, use_text_flow=True)
-            )
-            curves = tuple(
-                Curve(mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"]), bool(c.get("fill")), _colour(c.get("non_stroking_color")))
-                for c in page.curves
-            )
-            pages.append(
-                PageDrawing(mm(page.width), mm(page.height), boxes, segments, words, curves, page.extract_text() or "",
-                            user_units[index] if index < len(user_units) else 1.0)
-            )
+    for index, page in enumerate(pdf.pages):
+        if index >= len(reader.pages):
+            break
+        mm = pt_to_mm
+        boxes = tuple(
+            Box(mm(r["x0"]), mm(r["top"]), mm(r["x1"]), mm(r["bottom"]), bool(r.get("fill")), bool(r.get("stroke")),
+                _colour(r.get("non_stroking_color")))
+            for r in page.rects
+        )
+        segments = tuple(
+            Segment(mm(l["x0"]), mm(l["top"]), mm(l["x1"]), mm(l["bottom"]), mm(l.get("linewidth", 0) or 0))
+            for l in page.lines
+        )
+        words = tuple(
+            Word(w["text"], mm(w["x0"]), mm(w["top"]), mm(w["x1"]), mm(w["bottom"]))
+            for w in page.extract_words(keep_blank_chars=False, use_text_flow=True)
+        )
+        curves = tuple(
+            Curve(mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"]), bool(c.get("fill")), _colour(c.get("non_stroking_color")))
+            for c in page.curves
+        )
+        pages.append(
+            PageDrawing(mm(page.width), mm(page.height), boxes, segments, words, curves, page.extract_text() or "",
+                        user_units[index] if index < len(user_units) else 1.0)
+        )
     # pdfplumber reads a page that the page tree lists twice only once; a printer prints it twice.
     by_id = {page.page_obj.pageid: drawn for page, drawn in zip(pdf.pages, pages)}
     ids = [getattr(page.indirect_reference, "idnum", None) for page in reader.pages]

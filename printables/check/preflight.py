@@ -198,9 +198,16 @@ def _glyph_table(font) -> dict[str, bool] | None:
     return real
 
 
-def check_fonts(path: Path) -> list[CheckResult]:
-    """Every font is embedded, and every character on every page has a real glyph in its font."""
-    reader = PdfReader(str(path))
+def check_fonts(path: Path, pdf=None, reader=None) -> list[CheckResult]:
+    """Every font is embedded, and every character on every page has a real glyph in its font.
+
+    ``pdf`` (pdfplumber) and ``reader`` (pypdf), when given, are the file already open: the
+    preflight parses each page once for all its checks.
+    """
+    if pdf is None:
+        with pdfplumber.open(str(path)) as opened:
+            return check_fonts(path, opened, reader)
+    reader = reader if reader is not None else PdfReader(str(path))
     missing: dict[str, list[int]] = {}
     tables: dict[tuple[int, str], dict[str, bool] | None] = {}
     names = set()
@@ -218,16 +225,15 @@ def check_fonts(path: Path) -> list[CheckResult]:
         or f"{len(names)} font(s), all embedded: {', '.join(sorted(names))}")
     lacking: Counter = Counter()
     chars = 0
-    with pdfplumber.open(str(path)) as pdf:
-        for number, page in enumerate(pdf.pages, 1):
-            for char in page.chars:
-                chars += 1
-                text = char.get("text", "")
-                if text.isspace():
-                    continue
-                table = tables.get((number, char.get("fontname", "")))
-                if text in ("\x00", "\ufffd") or (table is not None and not table.get(text, False)):
-                    lacking[(char.get("fontname", ""), text)] += 1
+    for number, page in enumerate(pdf.pages, 1):
+        for char in page.chars:
+            chars += 1
+            text = char.get("text", "")
+            if text.isspace():
+                continue
+            table = tables.get((number, char.get("fontname", "")))
+            if text in ("\x00", "\ufffd") or (table is not None and not table.get(text, False)):
+                lacking[(char.get("fontname", ""), text)] += 1
     glyphs = CheckResult(
         "glyphs", not lacking,
         "; ".join(f"{n} character(s) {text!r} without a glyph in {font}" for (font, text), n in sorted(lacking.items())[:5])
@@ -381,16 +387,21 @@ def check_page_boxes(reader: PdfReader, params: dict) -> CheckResult:
                        or f"TrimBox inside BleedBox ({bleed:g} mm each side) inside MediaBox on {len(reader.pages)} page(s)")
 
 
-def preflight(path: Path | str, subject: str, kind: str | None) -> list[CheckResult]:
-    """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON), ``kind`` its kind."""
+def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader=None) -> list[CheckResult]:
+    """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON), ``kind`` its kind.
+
+    ``pdf`` (pdfplumber) and ``reader`` (pypdf), when given, are the file already open.
+    """
     path = Path(path)
     params = _params(subject)
     try:
-        results = check_fonts(path)
-        reader = PdfReader(str(path))
-        with pdfplumber.open(str(path)) as pdf:
-            results.append(_pending(check_text_sizes(pdf, params), kind))
-            results.append(_pending(check_safe_zone(pdf, reader, params), kind))
+        reader = reader if reader is not None else PdfReader(str(path))
+        if pdf is None:
+            with pdfplumber.open(str(path)) as opened:
+                return preflight(path, subject, kind, opened, reader)
+        results = check_fonts(path, pdf, reader)
+        results.append(_pending(check_text_sizes(pdf, params), kind))
+        results.append(_pending(check_safe_zone(pdf, reader, params), kind))
         results.append(check_page_boxes(reader, params))
     except Exception as error:  # a file damaged in a way no check foresaw is a failed preflight, not a crash
         return [CheckResult("preflight", False, f"{type(error).__name__}: {error}")]

@@ -163,7 +163,7 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
         validate_preset(preset)
     jobs = jobs or os.cpu_count() or 1
     failed = 0
-    step_totals: dict[str, float] = {}
+    step_totals: dict[str, tuple[float, float]] = {}
     for built in build_presets(chosen, output, jobs=jobs, slicer=not no_slice):
         preset = built.preset
         passed = sum(r.ok for r in built.results)
@@ -174,17 +174,19 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
         for result in built.results:
             if not result.ok:
                 click.echo(f"     {result}")
-        for step, seconds in built.steps:
-            step_totals[step] = step_totals.get(step, 0.0) + seconds
+        for step, wall, cpu in built.steps:
+            total = step_totals.get(step, (0.0, 0.0))
+            step_totals[step] = (total[0] + wall, total[1] + cpu)
         if verbose:
-            click.echo("     time: " + ", ".join(f"{step} {seconds:.1f} s" for step, seconds in built.steps))
+            click.echo("     time: " + ", ".join(f"{step} {wall:.1f} s (CPU {cpu:.1f})" for step, wall, cpu in built.steps))
         failed += not built.ok
     elapsed = time.perf_counter() - started
     click.echo(f"{len(chosen) - failed} of {len(chosen)} preset(s) built and checked" + (f"; {failed} failed" if failed else "")
                + f" in {elapsed:.1f} s ({jobs} job{'s' if jobs > 1 else ''})"
                + ("; PrusaSlicer steps skipped (--no-slice)" if no_slice else ""))
     click.echo("time per step, summed over presets: "
-               + ", ".join(f"{step} {seconds:.1f} s" for step, seconds in sorted(step_totals.items(), key=lambda kv: -kv[1])))
+               + ", ".join(f"{step} {wall:.1f} s (CPU {cpu:.1f})"
+                           for step, (wall, cpu) in sorted(step_totals.items(), key=lambda kv: -kv[1][0])))
     return 1 if failed else 0
 
 

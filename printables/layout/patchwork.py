@@ -18,6 +18,7 @@ import json
 import math
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from printables.errors import ParameterError
 from printables.layout.furniture import footer, furniture_height
@@ -431,12 +432,25 @@ def _greedy_pack(cols: int, rows: int, order: list[int]) -> list[list[Placed]] |
 def _fit(filled: list[list[bool]], r: int, c: int, pid: int) -> Placed | None:
     """The first orientation of a patch covering (r, c) with its first cell, if it fits."""
     rows, cols = len(filled), len(filled[0])
-    for o, shape in enumerate(rules.PATCHES[pid].orientations):
-        ar, ac = min(shape)  # every cell before (r, c) is filled, so (r, c) must be the first
-        top, left = r - ar, c - ac
-        if all(0 <= top + sr < rows and 0 <= left + sc < cols and not filled[top + sr][left + sc] for sr, sc in shape):
-            return Placed(pid, o, top, left)
+    # Every cell before (r, c) is filled, so (r, c) must take the shape's first cell.
+    for o, ar, ac, offsets in _anchored(pid):
+        for dr, dc in offsets:
+            rr, cc = r + dr, c + dc
+            if not (0 <= rr < rows and 0 <= cc < cols) or filled[rr][cc]:
+                break
+        else:
+            return Placed(pid, o, r - ar, c - ac)
     return None
+
+
+@lru_cache(maxsize=None)
+def _anchored(pid: int) -> tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]:
+    """Each orientation of a patch: (orientation, first cell's row and column, cells from the first)."""
+    found = []
+    for o, shape in enumerate(rules.PATCHES[pid].orientations):
+        ar, ac = min(shape)
+        found.append((o, ar, ac, tuple((sr - ar, sc - ac) for sr, sc in shape)))
+    return tuple(found)
 
 
 def pack_patches(cols: int, rows: int) -> list[list[Placed]]:

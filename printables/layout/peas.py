@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 from printables import __version__
 from printables.errors import ParameterError
@@ -231,6 +232,7 @@ def _bar_y(card: PeaCard, beside: bool) -> float:
     return y if beside else y - line_height_mm(CAPTION_PT, 1.3) - 0.4
 
 
+@lru_cache(maxsize=16)  # planning a card tries some hundred sizes of one card: measure its foot once
 def _foot(card: PeaCard, box: bool = True) -> tuple[float, bool]:
     """Height above the stripe of the foot (publisher's box on the front, scale bar and caption),
     and whether the caption is beside the bar. The box is measured with the longest difficulty line."""
@@ -251,10 +253,15 @@ def _body(card: PeaCard, box: bool = True) -> tuple[float, float, float]:
     return card_w - 2 * SAFE_MM, top, bottom
 
 
+@lru_cache(maxsize=16)
+def _normalised_layout(card: PeaCard) -> rules.Layout:
+    return card.card_layout().normalised()
+
+
 def _try_plan(
     card: PeaCard, pea: float, arrangement: str, info_texts: tuple[str, ...], summary_pt: float
 ) -> CardPlan | None:
-    layout = card.card_layout().normalised()
+    layout = _normalised_layout(card)
     body_w, top, bottom = _body(card)
     body_h = bottom - top
     block_w, block_h = _block(layout, pea)

@@ -485,7 +485,7 @@ def _sow(
         return outcome, captured, peak
 
 
-_SOW = _sow  # the real kernel (see _choices)
+_SOW = _sow  # the real kernel (see _sown)
 
 
 class _Choice(NamedTuple):
