@@ -29,11 +29,33 @@ def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameter
     mapping = dict(mapping)
     if "size_mm" in mapping:
         mapping = _sized(mapping, source)
-    board = board_from_mapping(mapping, source)
+    try:
+        board = board_from_mapping(mapping, source)
+    except ParameterError:
+        _refuse_oversized(mapping, source)
+        raise
     short = capacity_shortfall(board)
     if short:
         raise ParameterError(f"{source}: {short}")
     return board
+
+
+def _refuse_oversized(mapping: Mapping[str, Any], source: str) -> None:
+    """For a board too big for the bed: refuse naming only the fixes whose board also holds the seeds."""
+    from printables.params.giuthi_board import bed_fixes, bed_refusal, oversized
+
+    board = oversized(mapping)
+    if board is None:
+        return
+    kept = []
+    for hint, changes in bed_fixes(board):
+        fixed = {k: v for k, v in {**mapping, **changes}.items() if v is not None}
+        try:
+            model_params("giuthi-board", fixed, source)
+        except ParameterError:
+            continue
+        kept.append(hint)
+    raise ParameterError(f"{source}: {bed_refusal(board, kept, 'none that also holds the seeds')}") from None
 
 
 def _sized(mapping: dict, source: str) -> dict:

@@ -66,13 +66,17 @@ def test_board_and_sprue_agree_on_the_seed_diameter(diameter):
 
 
 @pytest.mark.parametrize("args, option, size", [
-    (["--pits", "10", "--pit-diameter", "45"], "--pit-diameter", "--size 245x145"),
+    (["--pits", "8", "--pit-diameter", "60"], "--pit-diameter", "--size 245x145"),
     (["--pit-length", "90"], "--pit-length", "--size 159.8x145"),
 ])
 def test_bed_fit_hints_name_options_and_what_they_say_fits(tmp_path, args, option, size):
     result = _giuthi(tmp_path, *args)
     assert_one_line_error(result, f"the largest that fits: ")
     assert f" or {size} in place of the pit sizes" in result.output
+    # Every fix named gives a board that is accepted, seeds and all.
+    fixed = [a for a in args if a not in (option,)]
+    del fixed[fixed.index(args[args.index(option) + 1])]
+    assert CliRunner().invoke(main, ["giuthi", "--show", *fixed, *size.split()]).exit_code == 0
     assert "_mm" not in result.output and "pits_per_row" not in result.output
     said = re.search(rf"{option} <= ([0-9.]+)", result.output)
     assert said, result.output
