@@ -6,6 +6,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Union
 
+from printables.i18n import width_active, wrap_active
+
 # A colour is a grey level (0 black .. 1 white) or an (r, g, b) triple of 0..1 floats.
 Colour = Union[float, tuple[float, float, float]]
 BLACK: Colour = 0.0
@@ -104,12 +106,18 @@ class Document:
 
 
 def text_width_mm(text: str, size_pt: float) -> float:
-    """A safe estimate of the width of Helvetica text in mm."""
+    """A safe estimate of the width of Helvetica text in mm (the real width in another language)."""
+    localised = width_active(text, size_pt)
+    if localised is not None:
+        return localised
     return len(text) * HELVETICA_MEAN_EM * size_pt * PT_TO_MM
 
 
 def wrap(text: str, width_mm: float, size_pt: float) -> list[str]:
-    """Split prose into lines that fit ``width_mm`` at ``size_pt`` (estimate)."""
+    """Split prose into lines that fit ``width_mm`` at ``size_pt`` (estimate; measured in another language)."""
+    localised = wrap_active(text, width_mm, size_pt)
+    if localised is not None:
+        return localised
     chars = max(10, int(width_mm / (HELVETICA_MEAN_EM * size_pt * PT_TO_MM)))
     return textwrap.wrap(text, chars)
 

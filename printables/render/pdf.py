@@ -38,6 +38,19 @@ def _style(c, item) -> tuple[int, int]:
     return int(stroke), int(fill)
 
 
+def _register(font: str) -> None:
+    """Register a TrueType face of ours (embedded, subset) the first time a text uses it."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    from printables.i18n.fonts import font_file
+
+    if font not in pdfmetrics.getRegisteredFontNames():
+        path = font_file(font)
+        if path is not None:
+            pdfmetrics.registerFont(TTFont(font, str(path)))
+
+
 def render_pdf(document: Document) -> bytes:
     """The PDF bytes for ``document``; identical inputs give identical bytes (invariant mode)."""
     buffer = io.BytesIO()
@@ -87,6 +100,7 @@ def render_pdf(document: Document) -> bytes:
                 c.drawPath(path, stroke=stroke, fill=fill if item.closed else 0)
             elif isinstance(item, Text):
                 _set_fill(c, item.colour)
+                _register(item.font)
                 c.setFont(item.font, item.size_pt)
                 draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[item.anchor]
                 draw(X(item.x), Y(item.y), item.text)

@@ -1,0 +1,227 @@
+"""Sheets in the players' languages: catalogues as data, and one pass that translates a laid-out page.
+
+English is the source. ``<lang>.toml`` beside this module maps every English text a player reads
+to its translation: ``[text]`` exact strings (titles, labels, whole paragraphs) and ``[pattern]``
+strings with named fields (``"{n} players" = "{n}인"``); a field's value is translated too when
+the catalogue knows it. A line joined with `` · `` is translated part by part.
+
+The pass runs once, where a sheet is rendered (printables/sheets.py): layout draws in English,
+``translate_document`` swaps every text for its translation and every font for the language's
+face. Paragraphs are the one exception: their line breaks depend on the language, so while a
+sheet is laid out in a language (``drawing_in``), ``layout.primitives.wrap`` asks ``wrap_active``
+to translate the whole paragraph first and break it with the real font metrics; the layout then
+allocates the lines it really gets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import functools
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from printables.errors import ParameterError
+
+LANGS = ("en", "ko", "tr")
+DEFAULT_LANG = "en"
+LANG_NAMES = {"en": "English", "ko": "Korean", "tr": "Turkish"}
+CATALOGUE_DIR = Path(__file__).resolve().parent
+PART_SEPARATOR = " · "
+# A text needs a translation if it has a word of 3 or more Latin letters; grid labels (A, AA),
+# numbers, units and token names (P1, 7x7) read the same in every language.
+WORD_RE = re.compile(r"[A-Za-z]{3,}")
+FIELD_RE = re.compile(r"\{([a-z_]+)\}")
+
+
+def require_lang(value) -> str:
+    """``value`` as a language code of ours, or a ParameterError naming what is allowed."""
+    if not isinstance(value, str) or value.lower() not in LANGS:
+        raise ParameterError(f"lang {value!r}: use one of {', '.join(LANGS)}")
+    return value.lower()
+
+
+class MissingTranslation(LookupError):
+    """A text a player reads has no entry in the language's catalogue."""
+
+
+class Translated(str):
+    """A line already in the page's language (a wrapped paragraph): the pass leaves it as it is."""
+
+    __slots__ = ()
+
+
+def needs_translation(text: str) -> bool:
+    """True if ``text`` has words to translate (not just numbers, grid letters or units)."""
+    return bool(WORD_RE.search(text))
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """One language's translations of the English texts."""
+
+    lang: str
+    texts: dict[str, str]
+    patterns: tuple[tuple[re.Pattern, str, str], ...]  # (English as a regex, English, translation)
+
+    def lookup(self, text: str) -> str | None:
+        """The translation of ``text``, or None if the catalogue does not cover it."""
+        if isinstance(text, Translated) or not needs_translation(text):
+            return str(text)
+        if text in self.texts:
+            return self.texts[text]
+        for regex, _, translation in self.patterns:
+            match = regex.fullmatch(text)
+            if match:
+                fields = {}
+                for name, value in match.groupdict().items():
+                    fields[name] = self.lookup(value)
+                    if fields[name] is None:
+                        break
+                else:
+                    return translation.format(**fields)
+        if PART_SEPARATOR in text:
+            parts = [self.lookup(part) for part in text.split(PART_SEPARATOR)]
+            if all(part is not None for part in parts):
+                return PART_SEPARATOR.join(parts)
+        return None
+
+    def translate(self, text: str) -> str:
+        """The translation of ``text``; MissingTranslation if there is none."""
+        found = self.lookup(text)
+        if found is None:
+            raise MissingTranslation(f"no {LANG_NAMES[self.lang]} translation for {str(text)!r} "
+                                     f"(add it to printables/i18n/{self.lang}.toml)")
+        return found
+
+    def key_phrases(self) -> list[str]:
+        """Translated texts a page in this language shows: the check looks for them."""
+        return list(self.texts.values())
+
+
+def _pattern_regex(english: str) -> re.Pattern:
+    pieces, last = [], 0
+    for match in FIELD_RE.finditer(english):
+        pieces.append(re.escape(english[last:match.start()]))
+        # A field never spans a " · " (each part of a joined line is its own text) and may be empty
+        # (the plural "s" of "coin{s}").
+        pieces.append(f"(?P<{match.group(1)}>(?:(?! · ).)*?)")
+        last = match.end()
+    pieces.append(re.escape(english[last:]))
+    return re.compile("".join(pieces), re.DOTALL)
+
+
+@functools.lru_cache(maxsize=None)
+def catalogue(lang: str) -> Catalogue:
+    """The catalogue of ``lang`` (an empty one for English, the source language)."""
+    lang = require_lang(lang)
+    if lang == DEFAULT_LANG:
+        return Catalogue(lang, {}, ())
+    data = tomllib.loads((CATALOGUE_DIR / f"{lang}.toml").read_text(encoding="utf-8"))
+    patterns = []
+    for english, translation in data.get("pattern", {}).items():
+        if not set(FIELD_RE.findall(translation)) <= set(FIELD_RE.findall(english)):
+            raise ValueError(f"{lang}.toml: the translation of {english!r} names a field the English does not")
+        patterns.append((_pattern_regex(english), english, translation))
+    # Longer patterns first: the most specific one wins.
+    patterns.sort(key=lambda p: -len(p[1]))
+    return Catalogue(lang, dict(data.get("text", {})), tuple(patterns))
+
+
+# ---- the pass ------------------------------------------------------------------------------------
+
+def translate_items(items, lang: str) -> tuple:
+    """The layout items with every Text in ``lang`` and set in its face; pure, never draws."""
+    from printables.i18n.fonts import face_for
+    from printables.layout.primitives import Text
+
+    if lang == DEFAULT_LANG:
+        return tuple(items)
+    book = catalogue(lang)
+    return tuple(
+        dataclasses.replace(item, text=book.translate(item.text), font=face_for(lang, item.font))
+        if isinstance(item, Text) else item
+        for item in items
+    )
+
+
+def translate_document(document, lang: str):
+    """The document with its pages and title in ``lang``, and ``lang`` recorded in its parameters."""
+    from printables.layout.primitives import Page
+
+    lang = require_lang(lang)
+    subject = json.loads(document.subject)
+    subject["lang"] = lang
+    return dataclasses.replace(
+        document,
+        pages=tuple(Page(p.width, p.height, translate_items(p.items, lang)) for p in document.pages),
+        title=document.title if lang == DEFAULT_LANG else catalogue(lang).translate(document.title),
+        subject=json.dumps(subject, sort_keys=True),
+    )
+
+
+# ---- paragraphs: translated whole, then broken with the real metrics -----------------------------
+
+_ACTIVE: contextvars.ContextVar[str] = contextvars.ContextVar("printables_lang", default=DEFAULT_LANG)
+
+
+@contextlib.contextmanager
+def drawing_in(lang: str):
+    """While the block runs, layout's ``wrap`` and ``text_width_mm`` work in ``lang``."""
+    token = _ACTIVE.set(require_lang(lang))
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def _active_metrics():
+    from printables.i18n.fonts import LANG_FACES, metrics
+
+    lang = _ACTIVE.get()
+    if lang == DEFAULT_LANG:
+        return None, None
+    return catalogue(lang), metrics(LANG_FACES[lang][0])
+
+
+def width_active(text: str, size_pt: float) -> float | None:
+    """Width in mm of ``text`` as it prints in the active language, or None when drawing English."""
+    book, face = _active_metrics()
+    if book is None:
+        return None
+    return face.width_mm(book.translate(text), size_pt)
+
+
+def wrap_active(text: str, width_mm: float, size_pt: float) -> list[str] | None:
+    """``text`` translated into the active language and broken into lines, or None for English."""
+    book, face = _active_metrics()
+    if book is None:
+        return None
+    return [Translated(line) for line in break_lines(book.translate(text), width_mm,
+                                                    lambda s: face.width_mm(s, size_pt))]
+
+
+def break_lines(text: str, width_mm: float, measure) -> list[str]:
+    """Greedy line breaking at spaces (Korean separates words with spaces too); a word wider than
+    the line is broken between characters (Hangul syllables may break anywhere)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if measure(candidate) <= width_mm:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        while measure(word) > width_mm and len(word) > 1:
+            cut = max(k for k in range(1, len(word)) if k == 1 or measure(word[:k]) <= width_mm)
+            lines.append(word[:cut])
+            word = word[cut:]
+        current = word
+    if current:
+        lines.append(current)
+    return lines
