@@ -17,6 +17,9 @@ PDF_CHECKS = {
     "giuthi-print-settings": "printables.check.giuthi_card:check_print_card",
 }
 
+# Sheets whose language, glyphs and text fit are checked (printables/check/language.py).
+LETTERED = ("harvest", "minefield", "peas", "patchwork")
+
 
 def _load(spec: str):
     module, _, name = spec.partition(":")
@@ -119,6 +122,11 @@ def _check_pdf(path: Path) -> list[CheckResult]:
     from printables.check.pdf import check_user_unit
 
     try:
-        return [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing)
+        results = [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing)
+        if kind in LETTERED:
+            from printables.check.language import check_lettering
+
+            results += check_lettering(path, kind, drawing.parameters(), [page.text for page in drawing.pages])
+        return results
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
         return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")]

@@ -14,6 +14,7 @@ from printables.check.pdf import (
     group_touching,
     lattice,
 )
+from printables.check.language import lang_of, said_regex
 from printables.check.results import CheckResult
 from printables.rules import pentominoes
 
@@ -82,7 +83,8 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
     )
     results.append(CheckResult("harvesters", ok, detail))
 
-    rows = Counter(int(n) for n in re.findall(r"Player (\d+)", page.text))
+    player = said_regex(lang_of(params), "Player {n}", n=r"(\d+)")
+    rows = Counter(int(n) for n in re.findall(player, page.text))
     expected = Counter({p: per_page for p in range(1, params["players"] + 1)})
     results.append(
         CheckResult(

@@ -67,6 +67,18 @@ class Catalogue:
     lang: str
     texts: dict[str, str]
     patterns: tuple[tuple[re.Pattern, str, str], ...]  # (English as a regex, English, translation)
+    phrases: dict[str, str] = dataclasses.field(default_factory=dict)  # fragments the checks look for
+
+    def phrase(self, english: str) -> str:
+        """How an English text or fragment (``[phrase]``, may hold {fields}) reads in this language."""
+        if self.lang == DEFAULT_LANG:
+            return english
+        if english in self.phrases:
+            return self.phrases[english]
+        for _, source, translation in self.patterns:
+            if source == english:
+                return translation
+        return self.translate(english)
 
     def lookup(self, text: str) -> str | None:
         """The translation of ``text``, or None if the catalogue does not cover it."""
@@ -98,10 +110,6 @@ class Catalogue:
                                      f"(add it to printables/i18n/{self.lang}.toml)")
         return found
 
-    def key_phrases(self) -> list[str]:
-        """Translated texts a page in this language shows: the check looks for them."""
-        return list(self.texts.values())
-
 
 def _pattern_regex(english: str) -> re.Pattern:
     pieces, last = [], 0
@@ -120,7 +128,7 @@ def catalogue(lang: str) -> Catalogue:
     """The catalogue of ``lang`` (an empty one for English, the source language)."""
     lang = require_lang(lang)
     if lang == DEFAULT_LANG:
-        return Catalogue(lang, {}, ())
+        return Catalogue(lang, {}, (), {})
     data = tomllib.loads((CATALOGUE_DIR / f"{lang}.toml").read_text(encoding="utf-8"))
     patterns = []
     for english, translation in data.get("pattern", {}).items():
@@ -129,7 +137,7 @@ def catalogue(lang: str) -> Catalogue:
         patterns.append((_pattern_regex(english), english, translation))
     # Longer patterns first: the most specific one wins.
     patterns.sort(key=lambda p: -len(p[1]))
-    return Catalogue(lang, dict(data.get("text", {})), tuple(patterns))
+    return Catalogue(lang, dict(data.get("text", {})), tuple(patterns), dict(data.get("phrase", {})))
 
 
 # ---- the pass ------------------------------------------------------------------------------------
