@@ -111,6 +111,7 @@ def build_preset(preset: Preset, output: Path, progress=lambda message: None) ->
     (``output/giuthi-board/giuthi-default/``), since each holds a whole printable set.
     """
     from printables.check.dispatch import check_file, expand
+    from printables.gallery import add_to_gallery
     from printables.models import MODEL_KINDS, build_giuthi, model_params
     from printables.sheets import SHEET_KINDS, sheet_params, write_sheet
 
@@ -132,4 +133,6 @@ def build_preset(preset: Preset, output: Path, progress=lambda message: None) ->
     for path in checked:
         progress(f"checking {path.name}")
         results += [CheckResult(f"{path.name}: {r.name}", r.ok, r.detail) for r in check_file(path)]
-    return Built(preset, paths, tuple(results), tuple(checked))
+    built = Built(preset, paths, tuple(results), tuple(checked))
+    add_to_gallery(built, output)  # output/index.html, the static gallery of everything built
+    return built

@@ -75,8 +75,11 @@ def build_giuthi(
     slice_parts: bool = True,
     previews: bool = True,
     progress: Progress = lambda message: None,
+    paper: str = "a4",
 ) -> list[Path]:
     """Build the whole Giuthi set into ``out_dir``; returns every file written.
+
+    ``paper`` is the size of the rules sheet (a4 or letter).
 
     The set is made in a staging folder and replaces the folder's previous set as a whole only
     when every part of it exists (printables.fileio.replace_set), so a failure or an interruption
@@ -84,7 +87,7 @@ def build_giuthi(
     """
     from printables.fileio import replace_set
 
-    return replace_set(out_dir, lambda staging: _build_giuthi_in(board, staging, slice_parts, previews, progress),
+    return replace_set(out_dir, lambda staging: _build_giuthi_in(board, staging, slice_parts, previews, progress, paper),
                        kind="giuthi", is_member=is_set_member)
 
 
@@ -95,12 +98,49 @@ def is_set_member(name: str) -> bool:
     return name.startswith("giuthi-") or name == PROFILE_FILE
 
 
+def write_rules_sheet(pits_per_row: int, seeds_per_pit: int, path: Path, paper: str = "a4") -> Path:
+    """Lay out, render and atomically write the Giuthi rules sheet (diagrams from the rule core)."""
+    from printables.fileio import write_atomic
+    from printables.layout.giuthi_rules import rules_document
+    from printables.render.pdf import render_pdf
+
+    return write_atomic(path, render_pdf(rules_document(pits_per_row, seeds_per_pit, paper)))
+
+
+def write_3mfs(stls: list[Path], profile: Path) -> list[Path]:
+    """A 3MF beside each STL: the same mesh, with the slicer profile inside for PrusaSlicer."""
+    from printables.cad.threemf import export_3mf
+
+    text = profile.read_text(encoding="utf-8")
+    return [export_3mf(stl, stl.with_suffix(".3mf"), text) for stl in stls]
+
+
+def _part_key(stl_name: str) -> str:
+    """``left``, ``right`` or ``seeds`` for a part's file name."""
+    for key in ("left", "right"):
+        if stl_name.startswith(f"giuthi-board-{key}-"):
+            return key
+    return "seeds"
+
+
+def add_to_manifest(path: Path, entries: Mapping[str, Any]) -> Path:
+    """Rewrite the board manifest with ``entries`` added (the printed matter written beside the STLs)."""
+    import json
+
+    from printables.fileio import write_atomic
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.update(entries)
+    return write_atomic(path, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+
+
 def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool, previews: bool,
-                     progress: Progress) -> list[Path]:
+                     progress: Progress, paper: str = "a4") -> list[Path]:
     from printables.isolation import isolate_ezdxf
 
     isolate_ezdxf()
-    from printables.cad.giuthi_board import build_halves, write_board
+    from printables.cad.giuthi_board import build_halves, manifest_name, write_board
+    from printables.layout.giuthi_rules import RULES_FILE
     from printables.cad.giuthi_seeds import build_seeds
     from printables.check.slicer import PROFILE_FILE, is_slicer_available, slice_report, write_profile
     from printables.render.giuthi_card import giuthi_print_card, write_print_card
@@ -112,7 +152,16 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     seeds = seed_params_for(board)
     written += build_seeds(seeds, out_dir)
     written.append(write_profile(out_dir / PROFILE_FILE))
+    progress("writing the rules sheet")
+    written.append(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, out_dir / RULES_FILE, paper))
     stls = [p for p in written if p.suffix == ".stl"]
+    progress("writing a 3MF per part")
+    threemfs = write_3mfs(stls, out_dir / PROFILE_FILE)
+    written += threemfs
+    add_to_manifest(out_dir / manifest_name(board), {
+        "rules": {"file": RULES_FILE, "paper": paper},
+        "3mf": {_part_key(stl.name): f"{stl.stem}.3mf" for stl in stls},
+    })
     estimates = {}
     if slice_parts and is_slicer_available():
         for stl in stls:

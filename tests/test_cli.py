@@ -4,6 +4,7 @@ import re
 import shlex
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from printables import __version__
@@ -71,7 +72,9 @@ def test_readme_usage_commands_run(tmp_path, monkeypatch):
     readme = (ROOT / "README.md").read_text()
     commands = [line.strip() for line in re.findall(r"^\s*(printables [^\n#]+)", readme, re.M)]
     # Building every preset or a 3D model takes minutes: those paths have their own (slow) tests.
-    commands = [c for c in commands if c != "printables build" and not (c.startswith("printables giuthi") and "--show" not in c)]
+    # Giuthi's --show and --rules model nothing and run here.
+    commands = [c for c in commands if c != "printables build"
+                and not (c.startswith("printables giuthi") and "--show" not in c and "--rules" not in c)]
     assert commands, "README shows no printables commands"
     monkeypatch.chdir(tmp_path)
     for command in commands:
@@ -110,3 +113,46 @@ def test_written_files_get_ordinary_permissions(tmp_path):
         os.umask(umask)
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
     assert path.read_bytes() == b"data" and [p.name for p in tmp_path.iterdir()] == ["x.bin"]
+
+
+def _commands():
+    top = CliRunner().invoke(main, ["--help"])
+    return re.findall(r"^  (\w+)\s", top.output.split("Commands:")[1], re.M)
+
+
+def test_every_help_ends_with_two_to_four_examples_that_parse(tmp_path, monkeypatch):
+    """Each --help ends with 2-4 example lines kept as written; each example is valid for its command."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "harvest.pdf").write_bytes(b"%PDF-1.4")
+    for folder in ("output/giuthi", "output/harvest", "output/peas", "my-presets"):
+        (tmp_path / folder).mkdir(parents=True)
+    runner = CliRunner()
+    for command in [None] + _commands():
+        args = [command, "--help"] if command else ["--help"]
+        text = runner.invoke(main, args, terminal_width=60).output
+        head, _, tail = text.rpartition("Examples:\n")
+        lines = tail.rstrip("\n").splitlines()
+        assert head and 2 <= len(lines) <= 4, (command, text)
+        for line in lines:
+            words = shlex.split(line)
+            assert line.startswith("    printables") and (command is None or words[1] == command), line
+            # kept whole despite the narrow terminal, and parses (options and values are all valid)
+            sub = main.get_command(click.Context(main), words[1])
+            assert sub is not None, line
+            sub.make_context(words[1], words[2:]).close()
+
+
+def test_choices_are_case_insensitive_and_canonical(tmp_path):
+    out = tmp_path / "h.pdf"
+    result = CliRunner().invoke(main, ["harvest", "--paper", "A4", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    upper = CliRunner().invoke(main, ["patchwork", "--part", "TRACK", "--ink", "Low", "--paper", "LETTER", "-o", str(tmp_path / "p.pdf")])
+    assert upper.exit_code == 0, upper.output
+    from printables.check.pdf import read_pdf
+
+    assert read_pdf(out).parameters()["paper"] == "a4"
+    params = read_pdf(tmp_path / "p.pdf").parameters()
+    assert (params["part"], params["ink"], params["paper"]) == ("track", "low", "letter")
+    bad = CliRunner().invoke(main, ["harvest", "--paper", "A3", "-o", str(tmp_path / "x.pdf")])
+    assert bad.exit_code == 2 and "'A3' is not one of 'a4', 'letter', 'a5'" in bad.output
+    assert not (tmp_path / "x.pdf").exists()

@@ -1,6 +1,7 @@
 """`printables giuthi` as a user runs it: options, refusals, the sample game, the whole set."""
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -48,7 +49,7 @@ def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, me
 def test_a_board_too_big_for_the_bed_is_refused_with_what_fits(tmp_path):
     result = invoke("giuthi", "--pits", "10", "--pit-diameter", "45", "-o", str(tmp_path / "g"))
     assert result.exit_code == 2
-    assert "the largest that fits: --pits 8 or pit_diameter_mm<=39" in result.output
+    assert "the largest that fits: --pits 8 or --pit-diameter <= 39" in result.output
     assert not (tmp_path / "g").exists()
 
 
@@ -62,8 +63,10 @@ def test_an_output_folder_that_cannot_be_made_is_refused_before_modelling(tmp_pa
 
 def test_show_uses_the_chosen_board_and_refuses_an_impossible_one():
     eight = invoke("giuthi", "--show", "--pits", "8", "--game-seed", "2")
-    assert eight.exit_code == 0 and eight.output.splitlines()[1].startswith("North [  0]   4   4   4   4   4")
-    assert eight.output.splitlines()[1].count(" 4") == 8
+    board = _boards(eight.output)[0].splitlines()
+    assert eight.exit_code == 0 and board[1].startswith("North [  0]   4   4   4   4   4")
+    assert board[1].count(" 4") == 8
+    assert "pit numbers, 0 to 15" in eight.output
     assert invoke("giuthi", "--show", "--pits", "0").exit_code == 2
     # --show validates every option as the board would: an odd row or a bad size is refused too.
     assert_one_line_error(invoke("giuthi", "--show", "--pits", "5"), "--pits 5")
@@ -75,11 +78,33 @@ def test_show_uses_the_chosen_board_and_refuses_an_impossible_one():
 def test_show_prints_a_followable_game():
     result = invoke("giuthi", "--show", "--game-seed", "3")
     assert result.exit_code == 0
-    first = result.output.split("\n\n")[0]
+    first = _boards(result.output)[0]
     assert first.splitlines()[1].startswith("North [  0]")
     assert "   4   4   4   4   4   4" in first and "South to move" in first
     assert "Game over" in result.output
     assert result.output == invoke("giuthi", "--show", "--game-seed", "3").output
+
+
+def _boards(output: str) -> list[str]:
+    """The blocks of --show output after the legend: the start, then one per move."""
+    blocks = output.split("\n\n")
+    assert blocks[0].startswith("How to read this game")
+    return blocks[1:]
+
+
+def test_show_starts_with_a_legend_of_everything_it_prints():
+    from printables.cli.giuthi import LAP_END_MEANINGS
+    from printables.rules.giuthi import LapEnd
+
+    assert set(LAP_END_MEANINGS) == {end.value for end in LapEnd}
+    output = "".join(invoke("giuthi", "--show", "--game-seed", str(seed)).output for seed in range(1, 4))
+    legend = output.split("\n\n")[0]
+    for word in ("cw", "ccw", "store", "pass", "sowing again", "relay"):
+        assert word in legend
+    used = set(re.findall(r"to \d+: ([a-z-]+)", output))
+    assert used and used <= set(LAP_END_MEANINGS)
+    for word in used:
+        assert re.search(rf"^    {word} +\S", legend, re.M), word
 
 
 @pytest.mark.slow
@@ -91,11 +116,17 @@ def test_the_whole_set_is_written_and_every_file_passes_its_checks(tmp_path, mon
     manifest = next(n for n in names if n.startswith("giuthi-board-") and n.endswith(".json"))
     stem = manifest[len("giuthi-board-"):-len(".json")]
     expected = {f"giuthi-board-left-{stem}.stl", f"giuthi-board-right-{stem}.stl", f"giuthi-board-left-{stem}.step",
-                "giuthi-print-settings.pdf", "dremel-3d45-giuthi.ini", f"giuthi-board-{stem}-open.png",
+                "giuthi-print-settings.pdf", "giuthi-rules.pdf", "dremel-3d45-giuthi.ini", f"giuthi-board-{stem}-open.png",
                 f"giuthi-board-{stem}-folded.png"}
     assert expected <= names
     assert any(n.startswith("giuthi-seeds-12-") and n.endswith(".stl") for n in names)
-    assert json.loads((out / manifest).read_text())["params"]["pits_per_row"] == 6
+    data = json.loads((out / manifest).read_text())
+    assert data["params"]["pits_per_row"] == 6
+    assert data["rules"] == {"file": "giuthi-rules.pdf", "paper": "a4"}
+    seeds_stl = next(n for n in names if n.startswith("giuthi-seeds-12-") and n.endswith(".stl"))
+    assert data["3mf"] == {"left": f"giuthi-board-left-{stem}.3mf", "right": f"giuthi-board-right-{stem}.3mf",
+                           "seeds": seeds_stl[:-4] + ".3mf"}
+    assert set(data["3mf"].values()) <= names
     # The slicer's own checks are tested in test_giuthi_print.py; here the model and card checks.
     monkeypatch.setattr("printables.check.dispatch._slices", lambda stls: [])
     for path in expand(out):

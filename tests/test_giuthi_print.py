@@ -508,16 +508,19 @@ def test_inch_sizes_read_as_fractions():
 
 
 def test_band_for_the_default_board():
+    from printables.layout.giuthi_board import band_loop_mm
     from printables.params.giuthi_board import GiuthiBoardParams
-    from printables.render.giuthi_card import band_path_mm, pick_rubber_band
+    from printables.render.giuthi_card import giuthi_print_card, pick_rubber_band
 
     b = GiuthiBoardParams()
-    # Two halves stacked (2 x 13.7 mm) by 118 mm across, each face sunk 1.5 mm by the grooves:
-    # 2 x (118 - 3) + 2 x (27.4 - 3) = 278.8 mm.
-    assert band_path_mm(b.half_width_mm, b.thickness_mm, b.band_groove_mm) == pytest.approx(278.8)
-    # No. 33 (2 x 88.9 = 177.8 mm round) stretches 1.57 times: closest to 1.6 of those that fit.
-    assert pick_rubber_band(278.8, 3.0)[0] == "33"
+    path = band_loop_mm(b)
+    # No. 33 (2 x 88.9 = 177.8 mm round) stretches path / 177.8 times, within 1.3 to 2.0.
+    assert 1.3 <= path / 177.8 <= 2.0
+    assert pick_rubber_band(path, b.band_groove_mm)[0] == "33"
     assert pick_rubber_band(1000.0, 3.0) is None
+    # The card says the manifest's number (layout.band_loop_mm), to 0.1 mm.
+    band = dict(giuthi_print_card(SeedParams(), {}, b).assembly)["Rubber band"]
+    assert f"({path:g} mm path)" in band
 
 
 def test_card_lists_settings_parts_and_hardware(tmp_path):
@@ -555,6 +558,12 @@ def test_card_lists_settings_parts_and_hardware(tmp_path):
         "No. 33",
         "4 prints x 12 = 48 seeds",
         "contrasting",
+        "Onto the Dremel 3D45",
+        "open a part's .3mf",
+        "Dremel DigiLab 3D Slicer or Cura",
+        "0.2 mm layers, 20 % infill, PLA, no supports, no raft",
+        "USB stick",
+        f"each half {board.half_size_mm()[0]:.1f} x {board.half_width_mm:.1f}",
     ):
         assert expected in text, expected
     assert [p.copies for p in card.parts] == [1, 1, 4]
@@ -562,6 +571,72 @@ def test_card_lists_settings_parts_and_hardware(tmp_path):
         "none by design (overhangs down to 45\u00b0 from the bed need none); not yet verified"
         " with a slicer for Board, right half"
     )
+
+
+def _card_set(folder, board=None, card_board=None, threemf=True, listed=True):
+    """A card beside a manifest and (empty) part files, without modelling: for the card's checks."""
+    import json
+
+    from printables.cad.giuthi_board import manifest, manifest_name
+    from printables.models import seed_params_for
+    from printables.params.giuthi_board import GiuthiBoardParams
+    from printables.render.giuthi_card import giuthi_print_card, write_print_card
+
+    board = board or GiuthiBoardParams()
+    stls = [f"{board.part_name(side)}.stl" for side in ("left", "right")] + [stl_name(seed_params_for(board))]
+    for name in stls:
+        (folder / name).write_bytes(b"")
+        if threemf:
+            (folder / name).with_suffix(".3mf").write_bytes(b"")
+    (folder / "giuthi-rules.pdf").write_bytes(b"")
+    data = manifest(board, {"left": stls[0], "right": stls[1]})
+    if listed:
+        data.update({"rules": {"file": "giuthi-rules.pdf", "paper": "a4"},
+                     "3mf": dict(zip(("left", "right", "seeds"), (n[:-4] + ".3mf" for n in stls)))})
+    (folder / manifest_name(board)).write_text(json.dumps(data))
+    card_board = card_board or board
+    return write_print_card(giuthi_print_card(seed_params_for(card_board), {}, card_board), folder / "giuthi-print-settings.pdf")
+
+
+def _card_failures(path) -> dict:
+    from printables.check.dispatch import check_file
+
+    return {r.name: r.detail for r in check_file(path) if not r.ok}
+
+
+def test_card_agrees_with_the_manifest_and_lists_the_set(tmp_path):
+    assert _card_failures(_card_set(tmp_path)) == {}
+
+
+def test_card_with_other_numbers_than_the_manifest_fails(tmp_path):
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    # The card of a thicker board beside the default board's manifest: band path and sizes differ.
+    thick = GiuthiBoardParams(thickness_mm=GiuthiBoardParams().thickness_mm + 2)
+    failures = _card_failures(_card_set(tmp_path, card_board=thick))
+    assert {"band path = manifest", "closed size = manifest", "half size = parameters"} <= set(failures), failures
+
+
+def test_card_without_3mfs_or_set_entries_fails(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    failures = _card_failures(_card_set(tmp_path / "a", threemf=False))
+    assert "3MF beside each part" in failures and "set files" in failures
+    assert "set files" in _card_failures(_card_set(tmp_path / "b", listed=False))
+
+
+def test_card_without_the_3d45_route_fails(tmp_path):
+    from dataclasses import replace as dc_replace
+
+    from printables.models import seed_params_for
+    from printables.params.giuthi_board import GiuthiBoardParams
+    from printables.render.giuthi_card import giuthi_print_card, write_print_card
+
+    path = _card_set(tmp_path)
+    board = GiuthiBoardParams()
+    card = dc_replace(giuthi_print_card(seed_params_for(board), {}, board), to_printer=())
+    write_print_card(card, path)
+    assert "onto the 3D45" in _card_failures(path)
 
 
 def test_card_says_which_part_the_slicer_supported():

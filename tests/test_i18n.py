@@ -13,7 +13,8 @@ from pypdf import PdfReader
 from printables import i18n
 from printables.errors import ParameterError
 from printables.i18n import Catalogue, Translated, break_lines, catalogue, drawing_in, translate_document
-from printables.i18n import fonts
+from printables import fonts
+from printables.i18n import fonts as lang_fonts
 from printables.layout.primitives import Document, Page, Rect, Text
 from printables.sheets import SHEET_KINDS, _load, render_sheet, sheet_params
 
@@ -40,7 +41,7 @@ def test_every_text_of_every_sheet_has_a_translation(kind, params, lang):
     assert not missing, f"add to printables/i18n/{lang}.toml: {missing}"
     translated = translate_document(document, lang)
     faces = {item.font for page in translated.pages for item in page.items if isinstance(item, Text)}
-    assert faces <= set(fonts.LANG_FACES[lang]), faces
+    assert faces <= set(lang_fonts.LANG_FACES[lang]), faces
 
 
 def test_catalogues_translate_every_key_to_something_in_that_language():
@@ -102,8 +103,7 @@ def test_lang_is_validated():
 
 
 def test_korean_breaks_at_spaces_and_inside_words_too_long_for_a_line():
-    face = fonts.metrics("NanumGothic")
-    measure = lambda s: face.width_mm(s, 8)  # noqa: E731
+    measure = lambda s: fonts.text_width_mm(s, 8, "NanumGothic")  # noqa: E731
     text = catalogue("ko").translate(
         "The harvest is complete when every pea is filled or smushed. Your score is the number of smushed "
         "peas: lower is better. Complete the harvest without smushing a pea to make Peater proud!")
@@ -119,32 +119,36 @@ def test_korean_breaks_at_spaces_and_inside_words_too_long_for_a_line():
 
 
 def test_metrics_are_the_real_font_widths():
-    nanum = fonts.metrics("NanumGothic")
-    assert nanum.covers("한") and nanum.covers("A") and not nanum.covers("ğ")
-    noto = fonts.metrics("NotoSans-Regular")
-    assert all(noto.covers(ch) for ch in "ğĞşŞıİçÇöÖüÜ") and not noto.covers("한")
+    assert fonts.has_glyph("한글", "NanumGothic") and fonts.has_glyph("A", "NanumGothic")
+    assert not fonts.has_glyph("ğ", "NanumGothic")
+    assert fonts.has_glyph("ğĞşŞıİçÇöÖüÜ", "NotoSans") and not fonts.has_glyph("한", "NotoSans")
     # a Hangul syllable is a full em wide in NanumGothic: 10 pt = 3.53 mm
-    assert nanum.width_mm("한", 10) == pytest.approx(10 * 25.4 / 72, rel=0.08)
-    assert noto.width_mm("iiii", 10) < noto.width_mm("WWWW", 10)
+    assert fonts.text_width_mm("한", 10, "NanumGothic") == pytest.approx(10 * 25.4 / 72, rel=0.08)
 
 
-def test_a_missing_font_names_the_package_to_install(monkeypatch):
-    monkeypatch.setitem(fonts.FACES, "NanumGothic", fonts.Face("NanumGothic", Path("/nonexistent/NanumGothic.ttf"), "fonts-nanum"))
-    with pytest.raises(ParameterError, match=r"install the Debian package fonts-nanum"):
-        fonts.font_file("NanumGothic")
+@pytest.fixture
+def no_nanum(monkeypatch):
+    """A system without fonts-nanum: the font folders hold no NanumGothic."""
+    monkeypatch.setattr(fonts, "FONT_DIRS", ("/usr/share/fonts/truetype/noto",))
+    monkeypatch.delenv(fonts.FONT_DIR_ENV, raising=False)
+    fonts.font_file.cache_clear()
+    fonts._metrics.cache_clear()
+    yield
+    fonts.font_file.cache_clear()
+    fonts._metrics.cache_clear()
 
 
-def test_a_missing_font_is_one_line_and_exit_2(monkeypatch, tmp_path):
+def test_a_missing_korean_font_names_the_package_to_install(no_nanum):
+    with pytest.raises(ParameterError, match=r"NanumGothic not found .*apt-get install fonts-nanum"):
+        fonts.font_file("korean")
+
+
+def test_a_missing_korean_font_is_one_line_and_exit_2(no_nanum, tmp_path):
     from click.testing import CliRunner
 
     from printables.cli import main
 
-    monkeypatch.setitem(fonts.FACES, "NanumGothic", fonts.Face("NanumGothic", Path("/nonexistent/NanumGothic.ttf"), "fonts-nanum"))
-    fonts.metrics.cache_clear()
-    try:
-        result = CliRunner().invoke(main, ["peas", "--lang", "ko", "-o", str(tmp_path / "p.pdf")])
-    finally:
-        fonts.metrics.cache_clear()
+    result = CliRunner().invoke(main, ["peas", "--lang", "ko", "-o", str(tmp_path / "p.pdf")])
     assert result.exit_code == 2
     assert result.output.strip().count("\n") == 0 and "fonts-nanum" in result.output
     assert not (tmp_path / "p.pdf").exists()

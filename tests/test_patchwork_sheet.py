@@ -77,9 +77,13 @@ def test_unknown_preset_key_is_an_error():
 def test_default_cell_fits_the_quilt_on_each_paper():
     # A4: 190 mm between the margins holds 9 squares of 20 mm with the 3 mm frame (186 mm).
     assert lay.cell_size_mm(PatchworkSheet(paper="a4")) == 20.0
-    assert lay.cell_size_mm(PatchworkSheet(paper="letter")) == 20.0
-    # A5: 128 mm between the margins, less 6 mm of frame: 122 / 9 = 13.55, rounded down to 13.5.
-    assert lay.cell_size_mm(PatchworkSheet(paper="a5")) == 13.5
+    # Letter and A5 are limited by the height left under the header and above the publisher's
+    # box, ruler and footer: Letter leaves 201.9 mm, less the label (6), frames (6) and notes
+    # (4 lines, 13.6): 176.3 / 9 = 19.59, rounded down to 19.5. A5 reaches 11 mm.
+    _, _, width, height = lay._inner(PatchworkSheet(paper="letter"))
+    assert (width, round(height, 1)) == (195.9, 201.9)
+    assert lay.cell_size_mm(PatchworkSheet(paper="letter")) == 19.5
+    assert lay.cell_size_mm(PatchworkSheet(paper="a5")) == 11.0
 
 
 def test_a_cell_too_large_for_the_paper_names_what_fits():
@@ -124,7 +128,7 @@ def test_any_cell_size_packs_every_patch_inside_the_page(tenths):
     x0, y0 = lay.patch_origin(sheet, cell)
     page_w, page_h = 210.0, 297.0
     assert x0 >= 10.0 and x0 + cols * cell <= page_w - 10.0 + 1e-9
-    assert y0 + rows * cell <= page_h - 10.0 - 16.0 + 1e-9  # above the ruler and footer
+    assert y0 + rows * cell <= page_h - 10.0 - 16.0 - 20.0 + 1e-9  # above the publisher's box, ruler and footer
     pages = lay.pack_patches(cols, rows)
     assert sorted(p.patch_id for page in pages for p in page) == list(range(len(rules.PATCHES)))
 
@@ -200,8 +204,9 @@ def test_a4_sheet_passes_every_check(a4_document, tmp_path):
     "sheet, pages",
     [
         (PatchworkSheet(paper="letter"), 6),
-        (PatchworkSheet(paper="a5", ink="low"), 6),
-        (PatchworkSheet(cell_mm=10, leather="revised"), 4),  # all patches on one page, both quilts on one
+        # A5: the track's rules and the button bank each get a page of their own.
+        (PatchworkSheet(paper="a5", ink="low"), 8),
+        (PatchworkSheet(cell_mm=10, leather="revised"), 5),  # all patches on one page
     ],
 )
 def test_other_sheets_pass_every_check(sheet, pages, tmp_path):
@@ -352,3 +357,82 @@ def test_check_fails_when_a_leather_mark_is_missing(tmp_path):
     results = _results(_with_page(document, 0, items), tmp_path)
     assert not results["leather spaces"].ok
     assert "leather on [26, 32, 44, 50]" in results["leather spaces"].detail
+
+
+# ---------------------------------------------------------------------------------------------
+# Printing at home: cut lines, tokens, advice, the publisher's box
+
+
+def _with_items(document, index, items):
+    pages = list(document.pages)
+    page = pages[index]
+    pages[index] = dataclasses.replace(page, items=tuple(items))
+    return dataclasses.replace(document, pages=tuple(pages))
+
+
+@pytest.mark.parametrize("ink", ["full", "low"])
+def test_cut_lines_are_one_solid_dark_line_and_stitching_is_white_inside_or_absent(ink):
+    document = lay.layout(PatchworkSheet(part="patches", ink=ink))
+    lines = [i for page in document.pages for i in page.items if isinstance(i, Line)]
+    cuts = [i for i in lines if i.dash_mm is None and i.stroke == lay.CUT_GREY]
+    dashed = [i for i in lines if i.dash_mm is not None]
+    assert cuts and all(i.line_mm == lay.CUT_LINE_MM for i in cuts)
+    if ink == "low":
+        assert dashed == []  # the cut line is the low-ink patch's only outline
+    else:
+        assert dashed and {i.stroke for i in dashed} == {1.0}  # white stitching on colour
+        # 2 mm inside the piece on 20 mm squares: no stitch lies on or near a cut line.
+        def near(d, c):
+            if c.x1 == c.x2 and d.x1 == d.x2:
+                return abs(d.x1 - c.x1) < 1.9 and min(d.y1, d.y2) < max(c.y1, c.y2) and max(d.y1, d.y2) > min(c.y1, c.y2)
+            if c.y1 == c.y2 and d.y1 == d.y2:
+                return abs(d.y1 - c.y1) < 1.9 and min(d.x1, d.x2) < max(c.x1, c.x2) and max(d.x1, d.x2) > min(c.x1, c.x2)
+            return False
+        first = document.pages[0].items
+        assert not any(near(d, c) for d in dashed[:200] if d in first for c in cuts if c in first)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "a5"])
+def test_time_tokens_are_at_least_12_mm_with_a_spare_each(paper, tmp_path):
+    document = lay.layout(PatchworkSheet(part="extras", paper=paper))
+    results = _results(document, tmp_path)
+    assert results["extras"].ok, results["extras"].detail
+    discs = [i for page in document.pages for i in page.items if isinstance(i, Circle)
+             and any(isinstance(t, Text) and t.text in ("P1", "P2") and abs(t.x - i.cx) < 1e-6 for t in page.items)]
+    assert len(discs) == 4 and min(2 * c.r for c in discs) >= 12.0
+
+
+def test_check_fails_on_small_time_tokens_or_no_spare(tmp_path):
+    document = lay.layout(PatchworkSheet(part="extras"))
+    page = document.pages[-1] if len(document.pages) == 1 else document.pages[0]
+    index = document.pages.index(page)
+    shrunk = [dataclasses.replace(i, r=4.75) if isinstance(i, Circle) and i.r >= 6.0 and any(
+        isinstance(t, Text) and t.text in ("P1", "P2") and abs(t.x - i.cx) < 1e-6 for t in page.items) else i for i in page.items]
+    results = _results(_with_items(document, index, shrunk), tmp_path)
+    assert not results["extras"].ok and "9.5 mm across, at least 12 mm" in results["extras"].detail
+    seen = set()
+    one_each = []
+    for i in page.items:
+        if isinstance(i, Text) and i.text in ("P1", "P2"):
+            if i.text in seen:
+                continue
+            seen.add(i.text)
+        one_each.append(i)
+    results = _results(_with_items(document, index, one_each), tmp_path, "nospare.pdf")
+    assert not results["extras"].ok and "1 time token(s) P1, expected one and a spare" in results["extras"].detail
+
+
+@pytest.mark.parametrize("part", ["patches", "quilts", "track", "extras"])
+@pytest.mark.parametrize("paper", ["a4", "a5"])
+def test_every_part_on_every_paper_has_the_publishers_box_and_card_advice(part, paper, tmp_path):
+    results = _results(lay.layout(PatchworkSheet(part=part, paper=paper)), tmp_path)
+    assert all(r.ok for r in results.values()), [str(r) for r in results.values() if not r.ok]
+    assert results["publisher's box"].ok and results["card advice"].ok
+
+
+def test_check_fails_without_the_publishers_box_or_the_advice(tmp_path):
+    document = lay.layout(PatchworkSheet(part="track"))
+    kept = [i for i in document.pages[0].items if not (isinstance(i, Text) and ("Players:" in i.text or "Print on card" in i.text))]
+    results = _results(_with_items(document, 0, kept), tmp_path)
+    assert not results["publisher's box"].ok and "Players: 2" in results["publisher's box"].detail
+    assert not results["card advice"].ok and "page(s) [1]" in results["card advice"].detail

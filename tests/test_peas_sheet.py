@@ -91,12 +91,14 @@ def test_default_card_is_an_a6_landscape_that_passes_every_check(tmp_path):
         (["--portrait"], (105.0, 148.0), 1),
         (["--postcard", "4x6"], (152.4, 101.6), 1),
         (["--postcard", "4x6", "--portrait", "--back"], (101.6, 152.4), 1),
-        (["--bleed", "3"], (154.0, 111.0), 1),
-        (["--paper", "a4"], (297.0, 210.0), 4),
-        (["--paper", "a4", "--portrait", "--back"], (210.0, 297.0), 4),
+        (["--bleed", "3"], (168.0, 125.0), 1),  # 148 x 105 + 2 x (3 mm bleed + 2 mm gap + 5 mm crop mark)
+        (["--paper", "a4"], (210.0, 297.0), 2),
+        (["--paper", "a4", "--portrait", "--back"], (297.0, 210.0), 2),
+        (["--paper", "a4", "--borderless"], (297.0, 210.0), 4),
+        (["--paper", "a4", "--portrait", "--borderless", "--back"], (210.0, 297.0), 4),
         (["--paper", "a4", "--bleed", "3", "--back"], (210.0, 297.0), 2),
         (["--paper", "letter", "--postcard", "4x6", "--back"], (215.9, 279.4), 2),
-        (["--layout", "heart", "--pea", "10.5"], (148.0, 105.0), 1),
+        (["--layout", "heart", "--pea", "10"], (148.0, 105.0), 1),
         (["--layout", "easy", "--paper", "letter"], (215.9, 279.4), 2),
         (["--rows", "3", "--cols", "4"], (148.0, 105.0), 1),
     ],
@@ -133,7 +135,7 @@ def test_own_mask_is_measured_and_named_as_such(tmp_path):
     "args, message",
     [
         (["--pea", "9"], "pea 9.0 mm: use 10 to 20 mm"),
-        (["--pea", "14"], "the largest pea that fits is 11 mm"),
+        (["--pea", "14"], "the largest pea that fits is 10 mm"),
         (["--rows", "0"], "rows 0"),
         (["--rows", "9", "--cols", "9"], "does not fit the A6 landscape card even with 10 mm peas"),
         (["--rows", "3", "--layout", "easy"], "give either a layout or rows and cols"),
@@ -169,7 +171,7 @@ def test_default_output_path_comes_from_the_parameters(tmp_path, monkeypatch):
 
 def test_every_peas_preset_builds_and_passes_its_checks(tmp_path):
     presets = sorted((ROOT / "templates").glob("peas-*.toml"))
-    assert {p.stem for p in presets} >= {"peas-a6", "peas-4x6", "peas-a6-4up-a4", "peas-easy-a6", "peas-heart-a6"}
+    assert {p.stem for p in presets} >= {"peas-a6", "peas-4x6", "peas-a6-2up-a4", "peas-easy-a6", "peas-heart-a6"}
     for path in presets:
         built = build_preset(load_preset(path), tmp_path)
         assert built.ok, (path.name, [str(r) for r in built.results if not r.ok])
@@ -179,10 +181,10 @@ def test_every_peas_preset_builds_and_passes_its_checks(tmp_path):
 
 
 def test_cards_are_their_true_size_and_peas_their_true_diameter():
-    card = PeaCard(pea_mm=10.5)
+    card = PeaCard(pea_mm=10.5, postcard="4x6", landscape=False)
     document = pea_layout.layout(card)
     band = next(i for i in document.pages[0].items if isinstance(i, Rect) and i.fill == pea_params.BAND_RGB)
-    assert (band.x, band.y, band.w) == (0.0, 0.0, 148.0)
+    assert (band.x, band.y, band.w) == (0.0, 0.0, 101.6)
     peas = _peas_of(document)
     assert len(peas) == 35 and {2 * c.r for c in peas} == {10.5}
     pitch = pea_layout.pea_pitch(10.5)
@@ -190,22 +192,25 @@ def test_cards_are_their_true_size_and_peas_their_true_diameter():
 
 
 def test_how_many_cards_fit_a_sheet():
-    # A6 is a quarter of A4 (2 x 148 = 296 <= 297, 2 x 105 = 210): four butted landscape cards on a
-    # landscape A4. With 3 mm bleed each card takes 154 x 111 mm plus 7 mm for marks at each side:
-    # 2 x 111 + 14 = 236 <= 297 but 2 x 154 + 14 = 322 > 297, so two on a portrait A4.
-    # US 4x6 on Letter: 2 x 101.6 = 203.2 <= 215.9 but 3 x 101.6 = 304.8 > 279.4, so two.
+    # Each card keeps 2 mm + 5 mm of crop mark and the 5 mm a home printer cannot print around the
+    # grid: 12 mm a side. A6 landscape on A4: 148 + 24 <= 210 and 2 x 105 + 24 = 234 <= 297, but
+    # 2 x 148 + 24 > 297, so two on a portrait A4. Borderless, A6 is a quarter of A4 (2 x 148 = 296
+    # <= 297, 2 x 105 = 210): four butted cards. With 3 mm bleed a card takes 154 x 111 mm and 15 mm
+    # a side: 2 x 111 + 30 = 252 <= 297, so two. US 4x6 on Letter: 2 x 101.6 + 24 = 227.2 <= 279.4.
     cases = {
-        ("a6", True, "a4", 0.0): (4, (297.0, 210.0)),
-        ("a6", False, "a4", 0.0): (4, (210.0, 297.0)),
-        ("a6", True, "a4", 3.0): (2, (210.0, 297.0)),
-        ("4x6", True, "letter", 0.0): (2, (215.9, 279.4)),
-        ("4x6", True, "letter", 3.0): (2, (215.9, 279.4)),
-        ("a6", True, "letter", 0.0): (2, (215.9, 279.4)),
-        ("4x6", False, "a4", 0.0): (2, (297.0, 210.0)),
-        ("a6", True, "none", 3.0): (1, (154.0, 111.0)),
+        ("a6", True, "a4", 0.0, False): (2, (210.0, 297.0)),
+        ("a6", False, "a4", 0.0, False): (2, (297.0, 210.0)),
+        ("a6", True, "a4", 0.0, True): (4, (297.0, 210.0)),
+        ("a6", False, "a4", 0.0, True): (4, (210.0, 297.0)),
+        ("a6", True, "a4", 3.0, False): (2, (210.0, 297.0)),
+        ("4x6", True, "letter", 0.0, False): (2, (215.9, 279.4)),
+        ("4x6", True, "letter", 3.0, False): (2, (215.9, 279.4)),
+        ("a6", True, "letter", 0.0, False): (2, (215.9, 279.4)),
+        ("4x6", False, "a4", 0.0, False): (2, (297.0, 210.0)),
+        ("a6", True, "none", 3.0, False): (1, (154.0, 111.0)),
     }
-    for (postcard, landscape, paper, bleed), (count, page) in cases.items():
-        sheet = imposition(postcard, landscape, paper, bleed)
+    for (postcard, landscape, paper, bleed, borderless), (count, page) in cases.items():
+        sheet = imposition(postcard, landscape, paper, bleed, borderless)
         assert (sheet.count, (sheet.page_w, sheet.page_h)) == (count, page), (postcard, landscape, paper, bleed)
 
 
@@ -213,14 +218,15 @@ def test_the_checks_count_of_cards_agrees_with_the_imposition():
     for postcard in pea_params.POSTCARDS:
         for landscape in (True, False):
             for paper in ("a4", "letter"):
-                for bleed in pea_params.BLEEDS_MM:
+                for bleed, borderless in ((0.0, False), (3.0, False), (0.0, True)):
                     w, h = pea_params.postcard_size_mm(postcard, landscape)
                     paper_w, paper_h = pea_params.PAPER_SIZES_MM[paper]
-                    assert most_cards(paper_w, paper_h, w, h, bleed) == imposition(postcard, landscape, paper, bleed).count
+                    assert most_cards(paper_w, paper_h, w, h, bleed, borderless) == imposition(
+                        postcard, landscape, paper, bleed, borderless).count
 
 
-def test_four_up_a4_marks_its_cut_lines_from_the_paper_edge():
-    document = pea_layout.layout(PeaCard(paper="a4"))
+def test_borderless_four_up_a4_marks_its_cut_lines_from_the_paper_edge():
+    document = pea_layout.layout(PeaCard(paper="a4", borderless=True))
     marks = {
         (round(i.x1, 2), round(i.y1, 2), round(i.x2, 2), round(i.y2, 2))
         for i in document.pages[0].items
@@ -261,7 +267,8 @@ def test_every_preset_fits_every_postcard_both_ways_with_its_back():
 def test_file_stems_name_layout_card_and_sheet():
     assert PeaCard().file_stem() == "peas-default-a6"
     assert PeaCard(layout="heart", postcard="4x6", landscape=False).file_stem() == "peas-heart-4x6-portrait"
-    assert PeaCard(paper="a4", back=True).file_stem() == "peas-default-a6-4up-a4-back"
+    assert PeaCard(paper="a4", back=True).file_stem() == "peas-default-a6-2up-a4-back"
+    assert PeaCard(paper="a4", borderless=True).file_stem() == "peas-default-a6-4up-a4-borderless"
     assert PeaCard(rows=3, cols=4, bleed=3, pea_mm=13).file_stem() == "peas-3x4grid-a6-13mm-bleed3"
     assert PeaCard(rows=5, cols=7).file_stem() == "peas-default-a6"  # the same peas as the default
     assert PeaCard(rows=3).file_stem() == "peas-3x7grid-a6"  # the other side as the default's
@@ -317,7 +324,7 @@ def test_check_fails_on_a_pea_off_the_lattice_or_of_the_wrong_size(tmp_path):
     params = json.loads(document.subject)
     params["pea_mm"] += 0.5
     results = check_file(_write(tmp_path, dataclasses.replace(document, subject=json.dumps(params)), "size.pdf"))
-    assert failed(results) == {"peas"} and "expected 11.5 mm" in detail(results, "peas")
+    assert failed(results) == {"peas"} and "expected 10.5 mm" in detail(results, "peas")
 
 
 def test_check_fails_on_cards_at_the_wrong_size(tmp_path):
@@ -356,6 +363,53 @@ def test_check_fails_on_a_crop_mark_inside_a_card(tmp_path):
     stray = Line(60.0, 80.0, 60.0, 85.0, line_mm=pea_params.MARK_LINE_MM)
     results = check_file(_write(tmp_path, _with_page(document, 0, document.pages[0].items + (stray,))))
     assert failed(results) == {"crop marks"} and "1 mark(s) inside a card" in detail(results, "crop marks")
+
+
+def test_a_home_printed_sheet_keeps_cards_and_marks_out_of_the_5_mm_safe_zone():
+    for card in (PeaCard(paper="a4", back=True), PeaCard(postcard="4x6", paper="letter"), PeaCard(paper="a4", bleed=3)):
+        document = pea_layout.layout(card)
+        for page in document.pages:
+            for item in page.items:
+                if isinstance(item, Line):
+                    xs, ys = (item.x1, item.x2), (item.y1, item.y2)
+                    assert min(xs) >= 5.0 and max(xs) <= page.width - 5.0 and min(ys) >= 5.0 and max(ys) <= page.height - 5.0
+
+
+def test_check_fails_on_a_crop_mark_in_the_safe_zone(tmp_path):
+    document = pea_layout.layout(PeaCard(paper="a4"))
+    stray = Line(30.0, 0.0, 30.0, 5.0, line_mm=pea_params.MARK_LINE_MM)  # a borderless sheet's mark on a home sheet
+    results = check_file(_write(tmp_path, _with_page(document, 0, document.pages[0].items + (stray,))))
+    assert "safe zone" in failed(results) and "0.0 mm from the edge" in detail(results, "safe zone")
+
+
+def test_check_fails_on_cards_that_reach_the_paper_without_borderless(tmp_path):
+    document = pea_layout.layout(PeaCard(paper="a4", borderless=True))
+    params = json.loads(document.subject)
+    params["borderless"] = False
+    results = check_file(_write(tmp_path, dataclasses.replace(document, subject=json.dumps(params))))
+    assert "safe zone" in failed(results) and "from the paper's edge" in detail(results, "safe zone")
+    assert "cards" in failed(results)  # and 4 cards do not fit a home-printed A4
+
+
+def test_check_fails_on_text_too_close_to_a_single_cards_trim(tmp_path):
+    document = pea_layout.layout(PeaCard())
+    near = Text(2.0, 50.0, "edge", size_pt=7)
+    results = check_file(_write(tmp_path, _with_page(document, 0, document.pages[0].items + (near,))))
+    assert failed(results) == {"safe zone"} and "'edge' is 2.0 mm inside the trim" in detail(results, "safe zone")
+
+
+def test_check_fails_on_a_card_without_its_publishers_box(tmp_path):
+    document = pea_layout.layout(PeaCard())
+    kept = [i for i in document.pages[0].items if not (isinstance(i, Text) and "About the game" in i.text)]
+    results = check_file(_write(tmp_path, _with_page(document, 0, kept)))
+    assert failed(results) == {"publisher's box"} and "About the game" in detail(results, "publisher's box")
+
+
+def test_borderless_needs_a_sheet_and_no_bleed():
+    with pytest.raises(pea_params.ParameterError, match="borderless: only a sheet of cards"):
+        PeaCard(borderless=True)
+    with pytest.raises(pea_params.ParameterError, match="borderless with bleed 3 mm"):
+        PeaCard(paper="a4", bleed=3, borderless=True)
 
 
 def test_check_fails_on_a_wrong_difficulty_or_layout_line(tmp_path):

@@ -15,6 +15,7 @@ PDF_CHECKS = {
     "peas": "printables.check.peas:check_peas",
     "patchwork": "printables.check.patchwork:check_patchwork",
     "giuthi-print-settings": "printables.check.giuthi_card:check_print_card",
+    "giuthi-rules": "printables.check.giuthi_rules:check_rules_sheet",
 }
 
 # Sheets whose language, glyphs and text fit are checked (printables/check/language.py).
@@ -27,11 +28,12 @@ def _load(spec: str):
 
 
 def expand(path: Path) -> list[Path]:
-    """The checkable files a path stands for: a folder gives its PDFs, board manifests and seed sprues."""
+    """The checkable files a path stands for: a folder gives its PDFs, board manifests, seed sprues and 3MFs."""
     path = Path(path)
     if not path.is_dir():
         return [path]
-    found = sorted(path.glob("*.pdf")) + sorted(path.glob("giuthi-board-*.json")) + sorted(path.glob("giuthi-seeds-*.stl"))
+    found = (sorted(path.glob("*.pdf")) + sorted(path.glob("giuthi-board-*.json")) + sorted(path.glob("giuthi-seeds-*.stl"))
+             + sorted(path.glob("giuthi-*.3mf")))
     return found
 
 
@@ -106,7 +108,11 @@ def _check_file(path: Path) -> list[CheckResult]:
         from printables.check.giuthi_seeds import check_seed_sprue
 
         return check_seed_sprue(path) + _slices([path])
-    return [CheckResult("kind", False, f"{name}: no check knows this file (PDF sheets, Giuthi STLs and manifests)")]
+    if suffix == ".3mf" and name.startswith("giuthi-"):
+        from printables.check.giuthi_3mf import check_3mf
+
+        return check_3mf(path)
+    return [CheckResult("kind", False, f"{name}: no check knows this file (PDF sheets, Giuthi STLs, 3MFs and manifests)")]
 
 
 def _check_pdf(path: Path) -> list[CheckResult]:
@@ -120,13 +126,16 @@ def _check_pdf(path: Path) -> list[CheckResult]:
     if kind not in PDF_CHECKS:
         return [CheckResult("kind", False, f"no printables kind in the PDF keywords ({drawing.keywords!r})")]
     from printables.check.pdf import check_user_unit
+    from printables.check.preflight import preflight
 
+    # Every PDF gets the preflight (fonts, glyphs, text sizes, safe zone, page boxes), whatever its kind.
+    printing = preflight(path, drawing.subject, kind)
     try:
         results = [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing)
         if kind in LETTERED:
             from printables.check.language import check_lettering
 
             results += check_lettering(path, kind, drawing.parameters(), [page.text for page in drawing.pages])
-        return results
+        return results + printing
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
-        return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")]
+        return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")] + printing

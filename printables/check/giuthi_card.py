@@ -16,6 +16,18 @@ REQUIRED_SETTINGS = {
     "no raft": "no raft",
     "profile file": "dremel-3d45-giuthi.ini",
 }
+# How the card says to get the print onto a 3D45: the slicers and what to set in them.
+TO_PRINTER = {
+    "PrusaSlicer with the profile": "open a part's .3mf (beside its .stl, same name): the Dremel DigiLab 3D45 profile comes inside it",
+    "Dremel DigiLab 3D Slicer": "Dremel DigiLab 3D Slicer",
+    "Cura": "Cura",
+    "0.2 mm layers": "0.2 mm layers",
+    "20 % infill": "20 % infill",
+    "no supports": "no supports",
+    "no raft": "no raft",
+    "USB stick": "USB stick",
+}
+NUMBER_TOLERANCE = 0.051  # the card prints sizes to 0.1 mm
 
 
 def check_print_card(drawing: PdfDrawing) -> list[CheckResult]:
@@ -26,12 +38,20 @@ def check_print_card(drawing: PdfDrawing) -> list[CheckResult]:
     results.append(CheckResult("one page", len(drawing.pages) == 1, f"{len(drawing.pages)} page(s)"))
     missing = [name for name, words in REQUIRED_SETTINGS.items() if words not in flat]
     results.append(CheckResult("settings", not missing, f"missing: {', '.join(missing)}" if missing else "printer, 0.2 mm layers, 20 % infill, no raft, profile"))
+    missing = [name for name, words in TO_PRINTER.items() if words not in flat]
+    results.append(CheckResult("onto the 3D45", not missing, f"missing: {', '.join(missing)}" if missing
+                               else "PrusaSlicer with the profile, DigiLab 3D Slicer or Cura settings, USB stick"))
     folder = drawing.path.parent
     named = sorted(set(re.findall(r"(giuthi-[\w.-]+?\.stl)", flat)))
     absent = [n for n in named if not (folder / n).exists()]
     results.append(CheckResult("parts exist", bool(named) and not absent,
                                f"absent beside the card: {', '.join(absent)}" if absent else f"{len(named)} STL file(s) named, all present"))
+    no_3mf = [n for n in named if not (folder / n).with_suffix(".3mf").exists()]
+    results.append(CheckResult("3MF beside each part", bool(named) and not no_3mf,
+                               f"no .3mf for {', '.join(no_3mf)}" if no_3mf else f"{len(named)} 3MF file(s), one per part"))
     manifests = sorted(folder.glob("giuthi-board-*.json"))
+    if manifests:
+        results += check_against_manifest(flat, json.loads(manifests[0].read_text()), folder)
     match = re.search(r"(\d+) prints x (\d+) = (\d+) seeds for (\d+)", flat)
     if not manifests or match is None:
         results.append(CheckResult("seed copies", False, "no board manifest beside the card" if not manifests else "no seed count on the card"))
@@ -42,4 +62,40 @@ def check_print_card(drawing: PdfDrawing) -> list[CheckResult]:
     want = copies_needed(n, s, per_print)
     ok = prints == want and made == prints * per_print and needed == 2 * n * s and made >= needed
     results.append(CheckResult("seed copies", ok, f"{prints} prints x {per_print} = {made} seeds for {needed} (2x{n} board, {s} per pit; expected {want} prints)"))
+    return results
+
+
+def _numbers(match) -> list[float]:
+    return [float(v) for v in match.groups()]
+
+
+def check_against_manifest(flat: str, manifest: dict, folder) -> list[CheckResult]:
+    """Band path, sizes and screws on the card are the manifest's numbers; the files it lists exist."""
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    results = []
+    band = re.search(r"\(([\d.]+) mm path\)", flat)
+    want = float(manifest["band_loop_mm"])
+    ok = band is not None and abs(float(band.group(1)) - want) < 1e-9
+    results.append(CheckResult("band path = manifest", ok, f"card {band.group(1) if band else 'none'} mm, manifest {want:g} mm"))
+    closed = re.search(r"closed ([\d.]+) x ([\d.]+) x ([\d.]+) mm", flat)
+    want_closed = [float(v) for v in manifest["closed_size_mm"]]
+    ok = closed is not None and all(abs(a - b) <= NUMBER_TOLERANCE for a, b in zip(_numbers(closed), want_closed))
+    results.append(CheckResult("closed size = manifest", ok, f"card {closed.group(0) if closed else 'none'};"
+                               f" manifest {' x '.join(f'{v:.1f}' for v in want_closed)} mm"))
+    half = re.search(r"each half ([\d.]+) x ([\d.]+) x ([\d.]+) mm", flat)
+    want_half = GiuthiBoardParams(**manifest["params"]).half_size_mm()
+    ok = half is not None and all(abs(a - b) <= NUMBER_TOLERANCE for a, b in zip(_numbers(half), want_half))
+    results.append(CheckResult("half size = parameters", ok, f"card {half.group(0) if half else 'none'};"
+                               f" parameters {' x '.join(f'{v:.1f}' for v in want_half)} mm"))
+    screws = re.search(r"(\d+) x (?:No\. \d+ \([\d.]+ mm\)|M[\d.]+) pan-head self-tapping screws for plastic, ([\d.]+) mm", flat)
+    want_screws = (int(manifest["screws"]["count"]), float(manifest["screws"]["length_mm"]))
+    ok = screws is not None and (int(screws.group(1)), float(screws.group(2))) == want_screws
+    results.append(CheckResult("screws = manifest", ok, f"card {screws.group(0) if screws else 'none'};"
+                               f" manifest {want_screws[0]} x {want_screws[1]:g} mm"))
+    listed = [manifest.get("rules", {}).get("file")] + list(manifest.get("3mf", {}).values())
+    absent = [str(n) for n in listed if not n or not (folder / str(n)).exists()]
+    ok = bool(manifest.get("rules")) and bool(manifest.get("3mf")) and not absent
+    results.append(CheckResult("set files", ok, f"absent or not listed: {', '.join(absent) or 'rules or 3mf entry'}" if not ok
+                               else f"manifest lists the rules sheet and {len(manifest['3mf'])} 3MF file(s), all present"))
     return results

@@ -7,20 +7,85 @@ from collections import Counter
 
 from printables.check.pdf import (
     SIZE_TOLERANCE_MM,
+    Box,
+    PageDrawing,
     PdfDrawing,
+    check_page_count,
     check_page_size,
     check_print_scaling,
     check_ruler,
+    check_subject_keys,
+    column_letters,
     group_touching,
     lattice,
+    text_missing,
 )
-from printables.check.language import lang_of, said_regex
+from printables.check.language import lang_of, said, said_regex
 from printables.check.results import CheckResult
+from printables.rules import harvest as rules
 from printables.rules import pentominoes
 
 # Grid cells are stroked, unfilled squares; harvester diagrams are filled squares. That is the
 # sheet's drawing convention: everything else (sizes, shapes, counts) is recovered from geometry.
 GRID_MIN_CELL_MM = 4.0
+LABEL_REACH_MM = 6.0  # column letters stand at most this far above the cells, row numbers left of them
+LABEL_ALIGN = 0.3  # a label's centre lies within this fraction of a cell of its column's or row's centre
+# The parameters a sheet records in its subject; one more or one less means the file was altered.
+SUBJECT_KEYS = {"kind", "grid", "players", "cell_mm", "coins_per_turn", "opening_coins", "paper", "landscape", "per_page"}
+LANG_KEY = {"lang"}  # recorded by the translation pass (printables/i18n); a layout drawn without it is English
+
+
+def _column_labels(page: PageDrawing, x0: float, top: float, cell: float, cols: int) -> list[str | None]:
+    """The word nearest above each column, centred on it. Close labels ("AG" "AH" at 5 mm cells)
+    read back as one word; such a word stands for every column whose centre it covers, and is right
+    when it spells their labels in order."""
+    best: list[tuple[float, str] | None] = [None] * cols
+    for word in page.words:
+        distance = top - word.bottom
+        if not 0 <= distance <= LABEL_REACH_MM:
+            continue
+        covered = [c for c in range(cols) if word.x0 <= x0 + (c + 0.5) * cell <= word.x1]
+        if not covered:
+            continue
+        middle = x0 + (covered[0] + covered[-1] + 1) / 2 * cell
+        if abs((word.x0 + word.x1) / 2 - middle) > LABEL_ALIGN * cell:
+            continue
+        spelled = "".join(column_letters(c) for c in covered) == word.text
+        for c in covered:
+            if best[c] is None or distance < best[c][0]:
+                best[c] = (distance, column_letters(c) if spelled else word.text)
+    return [b[1] if b else None for b in best]
+
+
+def _row_labels(page: PageDrawing, x0: float, top: float, cell: float, rows: int) -> list[str | None]:
+    """The word nearest left of each row, centred on it."""
+    best: list[tuple[float, str] | None] = [None] * rows
+    for word in page.words:
+        distance = x0 - word.x1
+        row = ((word.top + word.bottom) / 2 - top) / cell - 0.5
+        if 0 <= distance <= LABEL_REACH_MM and -0.5 < row < rows - 0.5 and abs(row - round(row)) <= LABEL_ALIGN:
+            r = round(row)
+            if best[r] is None or distance < best[r][0]:
+                best[r] = (distance, word.text)
+    return [b[1] if b else None for b in best]
+
+
+def grid_label_problems(page: PageDrawing, group: list[Box]) -> list[str]:
+    """Columns without their letter above them and rows without their number to their left."""
+    cell, lat = lattice(group)
+    x0 = min(b.x0 for b in group)
+    top = min(b.top for b in group)
+    cols = max(x for x, _ in lat) + 1
+    rows = max(y for _, y in lat) + 1
+    wrong = [
+        f"column {c + 1} labelled {found!r}, expected {column_letters(c)!r}"
+        for c, found in enumerate(_column_labels(page, x0, top, cell, cols)) if found != column_letters(c)
+    ]
+    wrong += [
+        f"row {r + 1} labelled {found!r}, expected '{r + 1}'"
+        for r, found in enumerate(_row_labels(page, x0, top, cell, rows)) if found != str(r + 1)
+    ]
+    return wrong
 
 
 def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
@@ -29,6 +94,8 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
     width, height = params["grid"]
     per_page = params["per_page"]
     results = [
+        check_subject_keys(params, SUBJECT_KEYS | (LANG_KEY & set(params))),
+        check_page_count(drawing, 1),
         check_page_size(drawing, params["paper"], params["landscape"]),
         check_print_scaling(drawing),
         check_ruler(drawing),
@@ -55,6 +122,10 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
     if len(grids) != per_page:
         problems.append(f"{len(grids)} grid(s) drawn, expected {per_page}")
     results.append(CheckResult("grid", not problems, "; ".join(problems) or f"{len(grids)} grid(s): {', '.join(found)}"))
+    labels = [f"grid {i}: {p}" for i, group in enumerate(grids, 1) for p in grid_label_problems(page, group)]
+    results.append(CheckResult("coordinates", bool(grids) and not labels,
+                               "; ".join(labels[:6]) + (" …" if len(labels) > 6 else "") if labels
+                               else "letters above and numbers left of every grid" if grids else "no grid"))
 
     squares = [b for b in page.boxes if b.fill and abs(b.w - b.h) < 0.01]
     pieces = group_touching(squares)
@@ -94,4 +165,8 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
             + ("" if rows == expected else f"; expected {params['players']} per game x {per_page}"),
         )
     )
+    summary = rules.rules_summary(params["coins_per_turn"], params["opening_coins"])
+    missing = text_missing(page, [said(lang_of(params), summary)])
+    results.append(CheckResult("rules text", not missing,
+                               "the rules summary is missing or altered" if missing else "the rules summary, word for word"))
     return results

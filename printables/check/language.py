@@ -1,19 +1,18 @@
-"""Check a sheet's language and lettering: the words on the page are in the language recorded in its
-parameters, every character has a glyph in the embedded font, and no text runs out of its box.
+"""Check a translated sheet: the words on the page are in the language recorded in its parameters,
+and no text runs out of its box or over other text (measured with the embedded font's own widths).
+That every character has a glyph in the embedded font is the preflight's "glyphs" check (every PDF).
 
-Reads the PDF back with pypdf, pdfplumber and fontTools. What a sheet "says" in a language comes
-from the catalogues (printables/i18n/*.toml, data), never from layout or render code.
+Reads the PDF back with pdfplumber. What a sheet "says" in a language comes from the catalogues
+(printables/i18n/*.toml, data), never from layout or render code.
 """
 
 from __future__ import annotations
 
-import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pdfplumber
-from pypdf import PdfReader
 
 from printables.check.results import CheckResult
 from printables.i18n import DEFAULT_LANG, LANG_NAMES, LANGS, catalogue
@@ -79,88 +78,6 @@ def check_language(kind: str, lang: str, pages_text: list[str]) -> CheckResult:
 
 
 @dataclass(frozen=True)
-class _Font:
-    embedded: bool
-    drawn: frozenset[str]  # characters the font has an outline (or a blank, for spaces) for
-
-
-def _fonts(reader: PdfReader) -> dict[str, _Font]:
-    """Every font of the PDF by base name, with the characters its embedded program can draw."""
-    from fontTools.ttLib import TTFont
-
-    found: dict[str, _Font] = {}
-    for page in reader.pages:
-        resources = page.get("/Resources")
-        fonts = resources.get_object().get("/Font") if resources is not None else None
-        for ref in (fonts.get_object().values() if fonts is not None else ()):
-            font = ref.get_object()
-            name = str(font.get("/BaseFont", "")).lstrip("/")
-            descriptor = font.get("/FontDescriptor")
-            program = descriptor.get_object().get("/FontFile2") if descriptor is not None else None
-            drawn: set[str] = set()
-            if program is not None and "/ToUnicode" in font:
-                ttf = TTFont(io.BytesIO(program.get_object().get_data()))
-                cmap = {}
-                for table in ttf["cmap"].tables:
-                    cmap.update(table.cmap)
-                glyf = ttf["glyf"]
-                for code, char in _to_unicode(font["/ToUnicode"].get_object().get_data()).items():
-                    glyph = cmap.get(code)
-                    if glyph is None or char == "\x00":
-                        continue
-                    if char.isspace() or glyf[glyph].numberOfContours != 0:
-                        drawn.add(char)
-            old = found.get(name)
-            found[name] = _Font(program is not None or (old is not None and old.embedded),
-                                frozenset(drawn) | (old.drawn if old else frozenset()))
-    return found
-
-
-def _to_unicode(data: bytes) -> dict[int, str]:
-    """Code -> text of a ToUnicode CMap's bfchar and bfrange entries."""
-    text = data.decode("latin-1")
-    mapping: dict[int, str] = {}
-    for block in re.findall(r"beginbfchar(.*?)endbfchar", text, re.S):
-        for code, uni in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
-            mapping[int(code, 16)] = bytes.fromhex(uni).decode("utf-16-be", "replace")
-    for block in re.findall(r"beginbfrange(.*?)endbfrange", text, re.S):
-        for lo, hi, start in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
-            first = int(start, 16)
-            for i, code in enumerate(range(int(lo, 16), int(hi, 16) + 1)):
-                mapping[code] = chr(first + i)
-    return mapping
-
-
-def check_glyphs(path: Path, lang: str) -> CheckResult:
-    """Every character on the page is drawn by a glyph of an embedded font (no blank boxes)."""
-    fonts = _fonts(PdfReader(str(path)))
-    missing: dict[str, list[str]] = {}
-    standard: set[str] = set()
-    count = 0
-    with pdfplumber.open(str(path)) as pdf:
-        for page in pdf.pages:
-            for char in page.chars:
-                count += 1
-                font = fonts.get(char["fontname"])
-                if font is None or not font.embedded:
-                    standard.add(char["fontname"])
-                    continue
-                if char["text"] not in font.drawn:
-                    missing.setdefault(char["fontname"].split("+")[-1], []).append(char["text"])
-    # A character the font lacks is drawn as glyph 0 and reads back as U+0000: count those, name the rest.
-    problems = [
-        f"{font} has no glyph for {len(chars)} character(s)"
-        + (f" ({''.join(sorted(set(chars) - {chr(0)}))!r})" if set(chars) - {chr(0)} else " (drawn as blank boxes)")
-        for font, chars in sorted(missing.items())
-    ]
-    if standard and lang != DEFAULT_LANG:  # a viewer's own font has no Hangul or Turkish letters
-        problems.append(f"font(s) not embedded: {', '.join(sorted(standard))}")
-    return CheckResult("glyphs", not problems, "; ".join(problems) or
-                       f"{count} characters, each drawn by a glyph of an embedded font"
-                       + (f" (or the standard font {', '.join(sorted(standard))})" if standard else ""))
-
-
-@dataclass(frozen=True)
 class _Box:
     x0: float
     top: float
@@ -214,12 +131,12 @@ def check_text_fits(path: Path) -> CheckResult:
 
 
 def check_lettering(path: Path, kind: str, params: dict, pages_text: list[str]) -> list[CheckResult]:
-    """The glyph check of every sheet; the language and fit checks of a translated one.
+    """The language and fit checks of a translated sheet (none for English, the layouts' own language).
 
-    English is the language the layouts are designed in; the fit check would also catch English
-    text that collides (it does on narrow 4-up Harvest grids, a layout matter left to the layouts).
+    The fit check would also catch English text that collides (it does on narrow 4-up Harvest
+    grids, a layout matter left to the layouts), so it runs where the translation may have moved text.
     """
     lang = lang_of(params)
     if lang == DEFAULT_LANG:
-        return [check_glyphs(path, lang)]
-    return [check_language(kind, lang, pages_text), check_glyphs(path, lang), check_text_fits(path)]
+        return []
+    return [check_language(kind, lang, pages_text), check_text_fits(path)]

@@ -23,12 +23,18 @@ from printables.check.pdf import (
     PageDrawing,
     PdfDrawing,
     Word,
+    check_page_count,
     check_page_size,
     check_print_scaling,
     check_ruler,
+    check_subject_keys,
+    column_letters,
     group_touching,
     lattice,
+    text_missing,
+    words_missing,
 )
+from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
 from printables.rules import minefield as rules
 
@@ -42,6 +48,10 @@ LEGEND_TINT = (0.5, 0.99)  # a legend square's fill lies between these grey leve
 LABEL_REACH_MM = 12.0  # coordinates stand within this distance of the cells
 DIAGONAL_MIN_MM = 0.1  # a segment at least this wide and tall is not horizontal or vertical
 EXPECTED_PATTERNS = tuple(p.name for p in rules.FORBIDDEN_PATTERNS)
+SWATCH_REACH_MM = 4.0  # an edge-key swatch ends at most this far left of its caption
+# The parameters a sheet records in its subject; one more or one less means the file was altered.
+SUBJECT_KEYS = {"kind", "size", "cell_mm", "paper", "landscape", "per_page"}
+LANG_KEY = {"lang"}  # recorded by the translation pass (printables/i18n); a layout drawn without it is English
 
 
 def _grey(colour: tuple) -> float | None:
@@ -58,16 +68,6 @@ def _grey(colour: tuple) -> float | None:
 
 def _is_square(box: Box) -> bool:
     return abs(box.w - box.h) <= SQUARE_TOLERANCE_MM
-
-
-def column_letters(index: int) -> str:
-    """The column label a board prints: 0 -> A, 25 -> Z, 26 -> AA."""
-    letters = ""
-    index += 1
-    while index > 0:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
 
 
 # ---------------------------------------------------------------------------------------------
@@ -323,10 +323,56 @@ def _check_legend(page: PageDrawing) -> CheckResult:
     return CheckResult("legend", not problems, "; ".join(problems) or f"{len(diagrams)} forbidden patterns: {found}")
 
 
+def _caption_at(page: PageDrawing, caption: str) -> list[Word] | None:
+    """The words of ``caption`` where they stand in a row on the page, or None."""
+    want = caption.split()
+    words = list(page.words)
+    for i in range(len(words) - len(want) + 1):
+        if [w.text for w in words[i:i + len(want)]] == want:
+            return words[i:i + len(want)]
+    return None
+
+
+def _check_captions(page: PageDrawing, lang: str = "en") -> CheckResult:
+    """The rules summary word for word, and every legend caption on the page (in the sheet's language)."""
+    summary = [said(lang, line) for line in rules.RULES_SUMMARY]
+    problems = [f"rules line {line!r} missing or altered" for line in text_missing(page, summary)]
+    # The legend may stand beside the boards, its heading wrapped among the row numbers: count words.
+    captions = [said(lang, c) for c in (rules.LEGEND_HEADING, rules.LEGEND_NOTE, *rules.PATTERN_LABELS.values(),
+                                        *(c for c, _ in rules.EDGE_KEY))]
+    problems += [f"caption {text!r} missing" for text in words_missing(page, summary + captions)
+                 if text in captions]
+    return CheckResult("rules and captions", not problems,
+                       "; ".join(problems) or "the rules summary, the legend heading, the pattern names and the edge key")
+
+
+def _check_edge_key(page: PageDrawing, lang: str = "en") -> CheckResult:
+    """Each edge-key caption has its swatch just left of it: black for Black's edges, outlined white for White's."""
+    problems = []
+    for caption, black in rules.EDGE_KEY:
+        words = _caption_at(page, said(lang, caption))
+        if words is None:
+            problems.append(f"no caption {caption!r}")
+            continue
+        first = words[0]
+        middle = (first.top + first.bottom) / 2
+        swatches = [
+            b for b in _band_boxes(page)
+            if 0 <= first.x0 - b.x1 <= SWATCH_REACH_MM and b.top - 1 <= middle <= b.bottom + 1
+        ]
+        colours = [_band_colour(b) for b in swatches]
+        expected = "black" if black else "white"
+        if expected not in colours:
+            problems.append(f"{caption!r} has " + (f"a {', '.join(colours)} swatch" if colours else "no swatch") + f", expected {expected}")
+    return CheckResult("edge key", not problems, "; ".join(problems) or "a black and an outlined white swatch with their captions")
+
+
 def check_minefield(drawing: PdfDrawing) -> list[CheckResult]:
     """All checks of a Minefield board sheet."""
     params = drawing.parameters()
     results = [
+        check_subject_keys(params, SUBJECT_KEYS | (LANG_KEY & set(params))),
+        check_page_count(drawing, 1),
         check_page_size(drawing, params["paper"], params["landscape"]),
         check_print_scaling(drawing),
         check_ruler(drawing),
@@ -337,4 +383,6 @@ def check_minefield(drawing: PdfDrawing) -> list[CheckResult]:
     results.append(_check_bands(boards, page))
     results.append(_check_coordinates(boards, page))
     results.append(_check_legend(page))
+    results.append(_check_edge_key(page, lang_of(params)))
+    results.append(_check_captions(page, lang_of(params)))
     return results

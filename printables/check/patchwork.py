@@ -19,10 +19,12 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from printables.check.pdf import (
     SIZE_TOLERANCE_MM,
+    check_publisher_box,
+    words_missing,
     Box,
     Curve,
     PageDrawing,
@@ -38,6 +40,7 @@ from printables.check.pdf import (
 from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
 from printables.rules import patchwork as rules
+from printables.rules.facts import GAME_FACTS
 
 MIN_SQUARE_MM = 5.0  # smaller squares are symbols (a leather mark), not patch or quilt squares
 SQUARE_TOLERANCE_MM = 0.02  # width and height of a square agree this well
@@ -49,8 +52,11 @@ TIME_GAP_MAX = 0.2  # the time number starts within this fraction of a square ri
 TRACK_SPACE_MIN_MM = 5.0
 MARK_MIN, MARK_MAX = 0.15, 0.6  # a mark in a track space, as a fraction of the space's diameter
 TRACK_STEP_SLACK_MM = 6.0  # neighbouring spaces are at most this far apart, rim to rim
+ADVICE_PHRASES = ("Print on card", "glue the printed sheet to thin card", "Cut on the solid dark")
+TIME_TOKEN_MIN_MM = 12.0  # a time token's disc, to pick up and stack on the track
 
-PART_HEADINGS = {"patches": "patches", "quilt boards": "quilts", "time track": "track", "extras": "extras"}
+PART_HEADINGS = {"patches": "patches", "quilt boards": "quilts", "time track": "track", "extras": "extras",
+                 "time track rules": "track rules"}
 PARTS = ("patches", "quilts", "track", "extras")
 
 
@@ -390,6 +396,23 @@ def check_track(page: PageDrawing, leather: str, lang: str = "en") -> list[Check
 # Extras
 
 
+def stack_pages(pages: list[PageDrawing]) -> PageDrawing:
+    """Pages read as one tall page, each below the one before (for a part that runs over two pages)."""
+    if len(pages) == 1:
+        return pages[0]
+    boxes, segments, words, curves, texts = [], [], [], [], []
+    dy = 0.0
+    for page in pages:
+        boxes += [replace(b, top=b.top + dy, bottom=b.bottom + dy) for b in page.boxes]
+        segments += [replace(s, top=s.top + dy, bottom=s.bottom + dy) for s in page.segments]
+        words += [replace(w, top=w.top + dy, bottom=w.bottom + dy) for w in page.words]
+        curves += [replace(c, top=c.top + dy, bottom=c.bottom + dy) for c in page.curves]
+        texts.append(page.text)
+        dy += page.height
+    first = pages[0]
+    return PageDrawing(first.width, dy, tuple(boxes), tuple(segments), tuple(words), tuple(curves), "\n".join(texts))
+
+
 def check_extras(page: PageDrawing, leather: str) -> tuple[CheckResult, list[float]]:
     """Five 1x1 leather patches with cut lines, button tokens of 1, 5, 10 and 20, two time tokens."""
     squares = patch_squares(page)
@@ -409,11 +432,20 @@ def check_extras(page: PageDrawing, leather: str) -> tuple[CheckResult, list[flo
     absent = [v for v in ("1", "5", "10", "20") if not values[v]]
     if absent:
         problems.append(f"no button token of value {', '.join(absent)}")
-    tokens = sorted({w.text for w in page.words if re.fullmatch(r"P\d", w.text)})
+    labels = [w for w in page.words if re.fullmatch(r"P\d", w.text)]
+    tokens = sorted({w.text for w in labels})
     if tokens != [f"P{p + 1}" for p in range(rules.PLAYERS)]:
         problems.append(f"time tokens {tokens}, expected P1 and P2")
+    discs = [max((c.x1 - c.x0 for c in circles if _inside_circle(_centre(w), c)), default=0.0) for w in labels]
+    small = [d for d in discs if d < TIME_TOKEN_MIN_MM - SIZE_TOLERANCE_MM]
+    if small:
+        problems.append(f"time token(s) of {min(small):.1f} mm across, at least {TIME_TOKEN_MIN_MM:g} mm wanted")
+    for p in range(rules.PLAYERS):
+        have = sum(w.text == f"P{p + 1}" for w in labels)
+        if have < 2:
+            problems.append(f"{have} time token(s) P{p + 1}, expected one and a spare")
     detail = (f"{want} leather patches; button tokens {dict(sorted(values.items(), key=lambda kv: int(kv[0])))}; "
-              f"time tokens {', '.join(tokens)}")
+              f"time tokens {', '.join(tokens)} with spares, {min(discs, default=0):.1f} mm across")
     return CheckResult("extras", not problems, "; ".join(problems) or detail), [b.w for b in squares]
 
 
@@ -430,7 +462,8 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
         check_print_scaling(drawing),
         check_ruler(drawing),
     ]
-    by_part: dict[str, list[tuple[int, PageDrawing]]] = {p: [] for p in PARTS}
+    # A small page carries the track's rules on a page of their own, after the track.
+    by_part: dict[str, list[tuple[int, PageDrawing]]] = {p: [] for p in PARTS + ("track rules",)}
     unknown = []
     for i, page in enumerate(drawing.pages, 1):
         kind = page_part(page, lang_of(params))
@@ -439,10 +472,12 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
         else:
             by_part[kind].append((i, page))
     present = [p for p in PARTS if by_part[p]]
-    ok = present == list(wanted) and not unknown
+    stray_rules = bool(by_part["track rules"]) and "track" not in wanted
+    ok = present == list(wanted) and not unknown and not stray_rules
     results.append(CheckResult("parts", ok, f"pages: " + ", ".join(f"{p} {len(by_part[p])}" for p in present)
                                + (f"; page(s) {unknown} without a Patchwork heading" if unknown else "")
-                               + ("" if present == list(wanted) else f"; expected {', '.join(wanted)}")))
+                               + ("" if present == list(wanted) else f"; expected {', '.join(wanted)}")
+                               + ("; a track rules page without the track" if stray_rules else "")))
     patch_sizes: list[float] = []
     quilt_sizes: list[float] = []
     leather_sizes: list[float] = []
@@ -458,11 +493,15 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
         else:
             results.append(CheckResult("track positions", False, f"{len(by_part['track'])} track pages, expected 1"))
     if "extras" in wanted:
-        if len(by_part["extras"]) == 1:
-            extras_result, leather_sizes = check_extras(by_part["extras"][0][1], leather)
+        if 1 <= len(by_part["extras"]) <= 2:  # a small page puts the button bank on a second page
+            extras_result, leather_sizes = check_extras(stack_pages([pg for _, pg in by_part["extras"]]), leather)
             results.append(extras_result)
         else:
-            results.append(CheckResult("extras", False, f"{len(by_part['extras'])} extras pages, expected 1"))
+            results.append(CheckResult("extras", False, f"{len(by_part['extras'])} extras pages, expected 1 or 2"))
     if patch_sizes or quilt_sizes or leather_sizes:
         results.append(check_square_sizes(patch_sizes, quilt_sizes, leather_sizes, cell_mm))
+    results.append(check_publisher_box(drawing, GAME_FACTS["patchwork"]))
+    no_advice = [i + 1 for i, page in enumerate(drawing.pages) if words_missing(page, [said(lang_of(params), p) for p in ADVICE_PHRASES])]
+    results.append(CheckResult("card advice", not no_advice, f"no cardstock and glue advice on page(s) {no_advice}" if no_advice
+                               else "cardstock, glue and cut-line advice on every page"))
     return results

@@ -148,6 +148,8 @@ def read_pdf(path: Path | str) -> PdfDrawing:
     user_units = [float(page.get("/UserUnit", 1.0)) for page in reader.pages]
     with pdfplumber.open(str(path)) as pdf:
         for index, page in enumerate(pdf.pages):
+            if index >= len(reader.pages):
+                break
             mm = pt_to_mm
             boxes = tuple(
                 Box(mm(r["x0"]), mm(r["top"]), mm(r["x1"]), mm(r["bottom"]), bool(r.get("fill")), bool(r.get("stroke")),
@@ -170,6 +172,11 @@ def read_pdf(path: Path | str) -> PdfDrawing:
                 PageDrawing(mm(page.width), mm(page.height), boxes, segments, words, curves, page.extract_text() or "",
                             user_units[index] if index < len(user_units) else 1.0)
             )
+    # pdfplumber reads a page that the page tree lists twice only once; a printer prints it twice.
+    by_id = {page.page_obj.pageid: drawn for page, drawn in zip(pdf.pages, pages)}
+    ids = [getattr(page.indirect_reference, "idnum", None) for page in reader.pages]
+    if len(pages) != len(ids) and all(i in by_id for i in ids):
+        pages = [by_id[i] for i in ids]
     return PdfDrawing(
         path,
         str(info.get("/Title", "") or ""),
@@ -229,6 +236,22 @@ def words_missing(page: PageDrawing, texts: list[str]) -> list[str]:
         need.update(text.split())
     short = {word for word, n in need.items() if have[word] < n}
     return [text for text in texts if short & set(text.split())]
+
+
+def text_missing(page: PageDrawing, texts: list[str]) -> list[str]:
+    """Which of ``texts`` do not stand on the page word for word, in order (line breaks count as spaces)."""
+    flowing = " ".join(page.text.split())
+    return [text for text in texts if " ".join(text.split()) not in flowing]
+
+
+def column_letters(index: int) -> str:
+    """The column label a sheet prints: 0 -> A, 25 -> Z, 26 -> AA."""
+    letters = ""
+    index += 1
+    while index > 0:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
 
 
 def check_print_scaling(drawing: PdfDrawing) -> CheckResult:
@@ -291,3 +314,60 @@ def lattice(group: list[Box]) -> tuple[float, frozenset[tuple[int, int]]]:
     x0 = min(b.x0 for b in group)
     y0 = min(b.top for b in group)
     return cell, frozenset((round((b.x0 - x0) / cell), round((b.top - y0) / cell)) for b in group)
+
+
+PUBLISHER_HEADING = "About the game"
+
+
+def check_publisher_box(drawing: PdfDrawing, facts, pages: list[int] | None = None) -> CheckResult:
+    """The publisher's box is on the page(s): its heading, every fact's label and value, as words.
+
+    ``facts`` is the game's :class:`printables.rules.facts.GameFacts`; ``pages`` are page indices
+    (default every page).
+    """
+    from printables.check.language import lang_of, said
+
+    try:
+        lang = lang_of(drawing.parameters())
+    except (ValueError, AttributeError):  # no parameters recorded: an English sheet
+        lang = "en"
+    texts = [said(lang, t) for t in [PUBLISHER_HEADING] + [f"{label}: {value}" for label, value in facts.entries()]]
+    problems = []
+    for index in range(len(drawing.pages)) if pages is None else pages:
+        missing = words_missing(drawing.pages[index], texts)
+        if missing:
+            problems.append(f"page {index + 1}: no {', '.join(repr(m) for m in missing[:3])}")
+    where = "every page" if pages is None else f"page(s) {', '.join(str(p + 1) for p in pages)}"
+    return CheckResult("publisher's box", not problems, "; ".join(problems) or f"players, time, age, needs and credits on {where}")
+
+
+def objects_near_edge(page: PageDrawing, margin: float, background: tuple = ()) -> list[str]:
+    """What the page inks within ``margin`` mm of the paper's edge: words, lines, curves and boxes.
+
+    Filled boxes whose fill colour is in ``background`` (a card's bleed) are not counted.
+    """
+
+    def distance(x0: float, top: float, x1: float, bottom: float) -> float:
+        return min(x0, top, page.width - x1, page.height - bottom)
+
+    found = []
+    for w in page.words:
+        if distance(w.x0, w.top, w.x1, w.bottom) < margin - SIZE_TOLERANCE_MM:
+            found.append(f"the word {w.text!r} {distance(w.x0, w.top, w.x1, w.bottom):.1f} mm from the edge")
+    for s in page.segments:
+        d = distance(min(s.x0, s.x1), min(s.top, s.bottom), max(s.x0, s.x1), max(s.top, s.bottom))
+        if d < margin - SIZE_TOLERANCE_MM:
+            found.append(f"a line {d:.1f} mm from the edge")
+    for c in page.curves:
+        if distance(c.x0, c.top, c.x1, c.bottom) < margin - SIZE_TOLERANCE_MM:
+            found.append(f"a curve {distance(c.x0, c.top, c.x1, c.bottom):.1f} mm from the edge")
+    for b in page.boxes:
+        if b.fill and not b.stroke and any(
+            len(b.fill_colour) == len(bg) and all(abs(u - v) <= 0.01 for u, v in zip(b.fill_colour, bg)) for bg in background
+        ):
+            continue
+        if b.fill and not b.stroke and b.fill_colour in ((1.0,), (1.0, 1.0, 1.0)):
+            continue  # white paint is no ink
+        if distance(b.x0, b.top, b.x1, b.bottom) < margin - SIZE_TOLERANCE_MM:
+            found.append(f"a box {distance(b.x0, b.top, b.x1, b.bottom):.1f} mm from the edge")
+    return found

@@ -23,7 +23,9 @@ from printables.check.pdf import (
     PdfDrawing,
     Segment,
     check_print_scaling,
+    check_publisher_box,
     check_ruler,
+    objects_near_edge,
 )
 from printables.check.language import lang_of, said, said_regex
 from printables.check.results import CheckResult
@@ -32,18 +34,21 @@ from printables.params.peas import (
     BAND_RGB,
     BLEED_EDGE_MM,
     MARK_LENGTH_MM,
+    SAFE_ZONE_MM,
     MIN_PEA_MM,
     expected_smushed,
     postcard_size_mm,
 )
 from printables.rules import peas as rules
+from printables.rules.facts import GAME_FACTS
 
 COLOUR_TOLERANCE = 0.01
 STRIPE_MAX_MM = 8.0  # a filled band no taller than this is a card's bottom stripe, else its top band
 PEA_MIN_MM = MIN_PEA_MM - 0.5
 ROUND_TOLERANCE_MM = 0.05  # a circle's bounding box is square to this
 NEIGHBOUR_FACTOR = 1.2  # peas closer than this many pitches are neighbours; diagonal ones are 1.41 apart
-SAFE_EDGE_MM = 3.0  # peas keep at least this far from the trim
+SAFE_EDGE_MM = 4.0  # peas keep at least this far from the trim
+TRIM_SAFE_MM = 4.0  # text, peas and every drawing on a card stand at least this far inside the trim
 SCALE_BAR_MM = 50.0
 SCALE_CAPTION = "print at 100 % / actual size"
 PAPER_EDGE_MM = 1.0  # a cut line this close to the paper's edge needs no mark: the edge is the cut
@@ -111,15 +116,17 @@ def find_cards(page: PageDrawing, bleed: float) -> tuple[list[Card], list[str]]:
     return cards, problems
 
 
-def most_cards(paper_w: float, paper_h: float, card_w: float, card_h: float, bleed: float) -> int:
-    """How many cards fit a sheet either way up: butted without bleed, else apart with marks outside."""
+def most_cards(paper_w: float, paper_h: float, card_w: float, card_h: float, bleed: float, borderless: bool = False) -> int:
+    """How many cards fit a sheet either way up.
+
+    Borderless: butted to the paper's edge. Otherwise n cards take n * (card + 2 bleed), and crop
+    marks beyond the outer bleeds, and the 5 mm safe zone beyond the marks.
+    """
+    edge = 0.0 if borderless else BLEED_EDGE_MM + SAFE_ZONE_MM
 
     def along(length: float, card: float) -> int:
         """Cards in a row along ``length`` mm."""
-        if not bleed:
-            return int(length // card + 1e-9)
-        # n cards take n * (card + 2 bleed) and crop marks beyond the outer bleeds.
-        return int((length - 2 * BLEED_EDGE_MM) // (card + 2 * bleed) + 1e-9)
+        return int((length - 2 * edge) // (card + 2 * bleed) + 1e-9)
 
     return max(along(w, card_w) * along(h, card_h) for w, h in ((paper_w, paper_h), (paper_h, paper_w)))
 
@@ -136,8 +143,10 @@ def _check_pages(drawing: PdfDrawing, params: dict) -> CheckResult:
     if len(drawing.pages) != pages:
         problems.append(f"{len(drawing.pages)} page(s), expected {pages}")
     if params["paper"] == "none":
-        want = (card_w + 2 * bleed, card_h + 2 * bleed)
-        what = f"the card{' with its bleed' if bleed else ''}"
+        # with bleed, the print-shop page: the card, its bleed and room for crop marks beyond it
+        room = 2 * (bleed + BLEED_EDGE_MM) if bleed else 0.0
+        want = (card_w + room, card_h + room)
+        what = f"the card{' with its bleed and crop marks' if bleed else ''}"
     else:
         short, long = PAPER_SIZES_MM[params["paper"]]
         want = tuple(params["page_mm"])
@@ -158,7 +167,7 @@ def _check_cards(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> 
     per_page = params["cards_per_page"]
     if params["paper"] != "none":
         short, long = PAPER_SIZES_MM[params["paper"]]
-        fit = most_cards(short, long, card_w, card_h, bleed)
+        fit = most_cards(short, long, card_w, card_h, bleed, params.get("borderless", False))
         if per_page != fit:
             problems.append(f"{per_page} card(s) per page recorded, but {fit} fit on {params['paper']}")
     elif per_page != 1:
@@ -366,8 +375,8 @@ def _inside_any(x: float, y: float, cards: list[Card], bleed: float) -> bool:
 
 def _check_marks(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> CheckResult:
     bleed = params["bleed"]
-    if params["paper"] == "none":
-        return CheckResult("crop marks", True, "one card per page: the page is the card" + (" and its bleed" if bleed else ""))
+    if params["paper"] == "none" and not bleed:  # with bleed the print-shop page has marks around the card
+        return CheckResult("crop marks", True, "one card per page: the page is the card")
     problems = []
     total = 0
     for p, cards in enumerate(found):
@@ -441,6 +450,43 @@ def _check_layout(params: dict) -> tuple[CheckResult, rules.Layout | None]:
     return CheckResult("layout", True, f"{name or 'own'}: {layout} ({len(layout)} peas)"), layout
 
 
+def _check_safe_zone(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> CheckResult:
+    """A home-printed sheet inks nothing within 5 mm of the paper's edge; on every card, text and
+    drawings stand 4 mm inside the trim (the band and stripe may run to it). A borderless sheet is
+    exempt from the first, as its parameters say."""
+    problems = []
+    if params["paper"] != "none" and not params.get("borderless", False):
+        for p, page in enumerate(drawing.pages):
+            near = objects_near_edge(page, SAFE_ZONE_MM, background=(BAND_RGB,))
+            problems += [f"page {p + 1}: {n}" for n in near[:3]]
+            for card in found[p]:
+                bleed = params["bleed"]
+                d = min(card.x0 - bleed, card.top - bleed, page.width - card.x1 - bleed, page.height - card.bottom - bleed)
+                if d < SAFE_ZONE_MM - SIZE_TOLERANCE_MM:
+                    problems.append(f"page {p + 1}: card {card} is {d:.1f} mm from the paper's edge")
+    for p, page in enumerate(drawing.pages):
+        for n, card in enumerate(found[p]):
+            inside = [w for w in page.words if card.holds((w.x0 + w.x1) / 2, (w.top + w.bottom) / 2)]
+            for w in inside:
+                d = min(w.x0 - card.x0, w.top - card.top, card.x1 - w.x1, card.bottom - w.bottom)
+                if d < TRIM_SAFE_MM - SIZE_TOLERANCE_MM:
+                    problems.append(f"page {p + 1} card {n + 1}: the word {w.text!r} is {d:.1f} mm inside the trim")
+                    break
+            for c in page.curves:
+                if card.holds((c.x0 + c.x1) / 2, (c.top + c.bottom) / 2):
+                    d = min(c.x0 - card.x0, c.top - card.top, card.x1 - c.x1, card.bottom - c.bottom)
+                    if d < TRIM_SAFE_MM - SIZE_TOLERANCE_MM:
+                        problems.append(f"page {p + 1} card {n + 1}: a circle {d:.1f} mm inside the trim")
+                        break
+    if params["paper"] == "none":
+        what = f"text and drawings {TRIM_SAFE_MM:g} mm inside the trim"
+    elif params.get("borderless", False):
+        what = f"borderless sheet (as recorded): cards reach the paper's edge; text and drawings {TRIM_SAFE_MM:g} mm inside the trim"
+    else:
+        what = f"nothing but paper within {SAFE_ZONE_MM:g} mm of the edge; text and drawings {TRIM_SAFE_MM:g} mm inside the trim"
+    return CheckResult("safe zone", not problems, "; ".join(problems[:6]) or what)
+
+
 def check_peas(drawing: PdfDrawing) -> list[CheckResult]:
     """All checks of a Breakfast Shy postcard PDF."""
     params = drawing.parameters()
@@ -461,5 +507,7 @@ def check_peas(drawing: PdfDrawing) -> list[CheckResult]:
         results.append(_check_text(drawing, params, layout, found[0]))
     results += _check_scale(drawing, params, found)
     results.append(_check_marks(drawing, params, found))
+    results.append(_check_safe_zone(drawing, params, found))
+    results.append(check_publisher_box(drawing, GAME_FACTS["peas"], pages=[0]))
     results.append(_check_back(drawing, params, found))
     return results

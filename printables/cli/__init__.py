@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from printables import __version__
-from printables.cli.types import OUTPUT_FOLDER
+from printables.cli.types import OUTPUT_FOLDER, examples
 from printables.errors import ParameterError
 
 DEFAULT_OUTPUT = Path("output")
@@ -82,7 +82,12 @@ def run_reporting_errors(call) -> int:
     return rv if isinstance(rv, int) else 0
 
 
-@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]}, epilog=examples(
+    "printables list",
+    "printables build harvest-10x10-a4",
+    "printables harvest --paper A4 -o harvest.pdf",
+    "printables check harvest.pdf",
+))
 @click.version_option(__version__, prog_name="printables")
 def main() -> None:
     """Print-ready sheets and 3D models for five games, each checked against its rules."""
@@ -93,7 +98,10 @@ PRESETS_OPTION = click.option(
     help="Read presets from this folder (its templates/ and models/, or its TOML files) instead of the project's.")
 
 
-@main.command("list")
+@main.command("list", epilog=examples(
+    "printables list",
+    "printables list --presets my-presets",
+))
 @PRESETS_OPTION
 def list_presets(preset_folders: tuple[Path, ...]) -> None:
     """Show every preset with a one-line description."""
@@ -107,7 +115,12 @@ def list_presets(preset_folders: tuple[Path, ...]) -> None:
         click.echo(f"{preset.name:<{width}}  {preset.kind:<14} {preset.description}")
 
 
-@main.command()
+@main.command(epilog=examples(
+    "printables build",
+    "printables build harvest-10x10-a4 peas-a6",
+    "printables build -o /tmp/sheets minefield-11x11-a4",
+    "printables build --presets my-presets",
+))
 @click.argument("names", nargs=-1)
 @click.option("-o", "--output", type=OUTPUT_FOLDER, default=DEFAULT_OUTPUT,
               show_default=True, help="Folder to build into.")
@@ -146,7 +159,11 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     return 1 if failed else 0
 
 
-@main.command()
+@main.command(epilog=examples(
+    "printables check harvest.pdf",
+    "printables check output/peas",
+    "printables check output/giuthi output/harvest",
+))
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 def check(paths: tuple[Path, ...]) -> int:
     """Read produced files back and check them against the rules and their parameters."""
@@ -164,3 +181,7 @@ def check(paths: tuple[Path, ...]) -> int:
     return 1 if failed else 0
 
 
+
+
+from printables.serve.command import serve  # noqa: E402 - the customizer lives in printables/serve/
+main.add_command(serve)

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import click
 
-from printables.cli.types import DECIMAL, OUTPUT_FOLDER, WHOLE
+from printables.cli.types import DECIMAL, OUTPUT_FOLDER, OUTPUT_PDF, WHOLE, choice, examples
+
+RULES_PAPERS = ("a4", "letter")
+DEFAULT_OUTPUT = Path("output/giuthi")
 
 SCREWS = ("no2", "m2", "m2.5", "m3")
 # CLI option -> GiuthiBoardParams field; only options given on the command line override.
@@ -27,7 +30,12 @@ OPTION_FIELDS = {
 }
 
 
-@click.command()
+@click.command(epilog=examples(
+    'printables giuthi',
+    'printables giuthi --pits 8 --seeds 5 -o output/giuthi-8',
+    'printables giuthi --show',
+    'printables giuthi --rules --paper letter -o giuthi-rules.pdf',
+))
 @click.option("--preset", default=None, help="Start from a preset in models/ (see `printables list`).")
 @click.option("--presets", "preset_folders", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Read --preset from this folder instead of the project's models/.")
@@ -39,20 +47,27 @@ OPTION_FIELDS = {
 @click.option("--pit-corner", type=DECIMAL, default=None, help="Plan radius of pit and store corners, mm (large: ovals).")
 @click.option("--thickness", type=DECIMAL, default=None, help="Board thickness, bed to playing surface, mm.")
 @click.option("--wall", type=DECIMAL, default=None, help="Wall thickness, mm (at least 1.2).")
-@click.option("--screw", type=click.Choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
-@click.option("--chamfer", type=DECIMAL, default=None, help="45-degree chamfer on the bed edges, mm.")
-@click.option("--clearance", type=DECIMAL, default=None, help="Clearance-hole allowance over the screw diameter, mm.")
-@click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed diameter, mm.")
+@click.option("--screw", type=choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
+@click.option("--chamfer", type=DECIMAL, default=None, help="45-degree chamfer on the bed edges, mm: 0 (none) or 0.2 to 0.5 [default: 0.5].")
+@click.option("--clearance", type=DECIMAL, default=None, help="Clearance-hole allowance over the screw diameter, mm, 0.2 to 0.5 [default: 0.3].")
+@click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed diameter, mm, 6 to 20 [default: 11].")
 @click.option("--seed-height", type=DECIMAL, default=None, help="Seed height, mm.")
 @click.option("--slice/--no-slice", "slice_parts", default=True, show_default=True,
               help="Slice every part with PrusaSlicer (when installed) for the print card's time and filament.")
 @click.option("--previews/--no-previews", default=True, show_default=True, help="Render PNG previews.")
 @click.option("--show", is_flag=True, help="Print a seeded sample game as text (no files), to follow the rules.")
+@click.option("--rules", "rules_only", is_flag=True,
+              help="Write only the rules sheet (a PDF; -o names the file) for the chosen board.")
+@click.option("--paper", type=choice(RULES_PAPERS), default="a4", show_default=True,
+              help="Paper of the rules sheet.")
 @click.option("--game-seed", type=WHOLE, default=1, show_default=True, help="Seed of the --show game.")
-@click.option("-o", "--output", type=OUTPUT_FOLDER, default=Path("output/giuthi"),
-              show_default=True, help="Folder for the STL, STEP, profile, card and previews.")
-def giuthi(preset, preset_folders, slice_parts, previews, show, game_seed, output, **options) -> None:
-    """Giuthi board halves and seed sprue (STL + STEP), slicer profile, print card and previews."""
+@click.option("-o", "--output", default=None,
+              help="Folder for the set [default: output/giuthi]; with --rules, the PDF to write"
+                   " [default: output/giuthi-rules/<board>.pdf].")
+@click.pass_context
+def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only, paper, game_seed, output,
+           **options) -> None:
+    """Giuthi board halves and seed sprue (STL, 3MF, STEP), slicer profile, print card, rules sheet and previews."""
     from printables.build import all_presets
     from printables.errors import ParameterError
     from printables.models import build_giuthi, model_params
@@ -74,7 +89,16 @@ def giuthi(preset, preset_folders, slice_parts, previews, show, game_seed, outpu
     if show:
         _show_game(board.pits_per_row, board.seeds_per_pit, game_seed)
         return
-    written = build_giuthi(board, output, slice_parts=slice_parts, previews=previews,
+    param = next(p for p in ctx.command.params if p.name == "output")
+    if rules_only:
+        from printables.models import write_rules_sheet
+
+        default = Path("output/giuthi-rules") / f"giuthi-rules-2x{board.pits_per_row}-{board.seeds_per_pit}seeds-{paper}.pdf"
+        path = default if output is None else OUTPUT_PDF.convert(output, param, ctx)
+        click.echo(str(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, path, paper)))
+        return
+    folder = DEFAULT_OUTPUT if output is None else OUTPUT_FOLDER.convert(output, param, ctx)
+    written = build_giuthi(board, folder, slice_parts=slice_parts, previews=previews, paper=paper,
                            progress=lambda message: click.echo(f"… {message}", err=True))
     for path in written:
         click.echo(str(path))
@@ -84,8 +108,40 @@ def _in_option_names(message: str) -> str:
     """A parameter error in the words the user typed: ``pits_per_row=7`` becomes ``--pits 7``."""
     message = message.removeprefix("giuthi: ")
     for option, field in sorted(OPTION_FIELDS.items(), key=lambda kv: -len(kv[1])):
-        message = message.replace(f"{field}=", f"--{option.replace('_', '-')} ")
+        flag = f"--{option.replace('_', '-')}"
+        message = message.replace(f"{field}<=", f"{flag} <= ").replace(f"{field}=", f"{flag} ")
     return message
+
+
+# What each lap's ending means, by the word --show prints (rules.LapEnd values).
+LAP_END_MEANINGS = {
+    "relay": "the last seed fell into a pit that held seeds: those are lifted and sown back the other way",
+    "sow-again": "the last seed fell into an empty pit of the mover's own row, not crossed: they sow again",
+    "no-sowing-left": "as sow-again, but no sowing is left to choose: the turn ends",
+    "stop": "the last seed fell into an empty pit of the opponent's row: the turn ends",
+    "no-capture": "the last seed fell into an empty own pit, crossed, facing an empty pit: the turn ends",
+    "capture": "as no-capture, but the facing pit held seeds: they go to the store, the chain runs on",
+}
+
+
+def show_legend(pits: int, seeds: int) -> str:
+    """The notation of ``--show`` explained, for a 2 x ``pits`` board with ``seeds`` per pit."""
+    last = 2 * pits - 1
+    lines = [
+        f"How to read this game (Giuthi, 2x{pits}, {seeds} seeds per pit; full rules: printables giuthi --rules):",
+        f"  Each board: the small numbers above and below the rows are pit numbers, 0 to {last} anticlockwise;",
+        f"  South owns 0-{pits - 1} (bottom row, left to right), North {pits}-{last} (top row, right to left).",
+        "  The other numbers are seeds. 'North [  0]' is North's store (left), '[  0] South' South's (right).",
+        "  A move: '4cw' = take every seed of pit 4 and sow clockwise (to lower numbers), '4ccw' anticlockwise",
+        f"  (to higher numbers; {last} and 0 are neighbours). Under a board, 'sowing again' means the same",
+        "  player chooses again within the same turn. 'pass': none of the player's pits holds 2 or more seeds.",
+        "  In brackets, each lap of the move: '5 from 4 cw to 11: relay' = 5 seeds lifted from pit 4, sown",
+        "  clockwise, the last one into pit 11; then how the lap ended ('crossed': a seed of this turn has",
+        "  already fallen into the opponent's row):",
+    ]
+    width = max(len(word) for word in LAP_END_MEANINGS)
+    lines += [f"    {word:<{width}}  {meaning}" for word, meaning in LAP_END_MEANINGS.items()]
+    return "\n".join(lines)
 
 
 def _show_game(pits: int, seeds: int, seed: int) -> None:
@@ -95,6 +151,7 @@ def _show_game(pits: int, seeds: int, seed: int) -> None:
         played = rules.sample_game(pits, seeds, seed)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+    click.echo(show_legend(pits, seeds) + "\n")
     click.echo(rules.render_text(rules.initial_state(pits, seeds)))
     for number, (move, trace) in enumerate(played, 1):
         laps = "; ".join(

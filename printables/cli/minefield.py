@@ -7,14 +7,19 @@ from pathlib import Path
 import click
 
 from printables.cli.lang import LANG_OPTION
-from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE
+from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE, choice, examples
 
 from printables.paper import SHEET_PAPERS
 
 
-@click.command()
+@click.command(epilog=examples(
+    'printables minefield',
+    'printables minefield --size 15',
+    'printables minefield --size 9 --paper letter --cell 18',
+    'printables minefield --size 5 --per-page 4',
+))
 @click.option("--size", type=WHOLE, default=11, show_default=True, help="Cells per side (at least 2).")
-@click.option("--paper", type=click.Choice(SHEET_PAPERS), default="a4", show_default=True)
+@click.option("--paper", type=choice(SHEET_PAPERS), default="a4", show_default=True)
 @click.option("--landscape", is_flag=True, help="Turn the page sideways.")
 @click.option("--cell", "cell_mm", type=DECIMAL, default=None,
               help="Cell size in mm (6 to 40); default: as large as fits, up to 22 (a Go stone).")

@@ -132,6 +132,16 @@ def _refuse_file_ancestor(path: Path, kind: _Strict, param, ctx) -> None:
             return
 
 
+def choice(values) -> click.Choice:
+    """A choice typed in any case (``--paper A4``), passed on as the canonical value (``a4``)."""
+    return click.Choice(tuple(values), case_sensitive=False)
+
+
+def examples(*lines: str) -> str:
+    """A command's help epilog: its examples, one per line, kept as written (click's ``\\b``)."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
 WHOLE = WholeNumber()
 DECIMAL = Decimal()
 OUTPUT_PDF = OutputPdf()

@@ -175,42 +175,58 @@ def translate_document(document, lang: str):
 # ---- paragraphs: translated whole, then broken with the real metrics -----------------------------
 
 _ACTIVE: contextvars.ContextVar[str] = contextvars.ContextVar("printables_lang", default=DEFAULT_LANG)
+# Paragraphs translated while drawing: a layout may re-wrap part of one (the lines it did not place).
+_WRAPPED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("printables_wrapped", default=())
 
 
 @contextlib.contextmanager
 def drawing_in(lang: str):
     """While the block runs, layout's ``wrap`` and ``text_width_mm`` work in ``lang``."""
     token = _ACTIVE.set(require_lang(lang))
+    wrapped = _WRAPPED.set(())
     try:
         yield
     finally:
+        _WRAPPED.reset(wrapped)
         _ACTIVE.reset(token)
 
 
-def _active_metrics():
-    from printables.i18n.fonts import LANG_FACES, metrics
+def _in_language(book: Catalogue, text: str) -> str:
+    """``text`` in the active language: translated, or already a piece of a paragraph translated here."""
+    found = book.lookup(text)
+    if found is not None:
+        return found
+    flat = " ".join(text.split())
+    if flat and any(flat in done for done in _WRAPPED.get()):
+        return text
+    return book.translate(text)  # raises MissingTranslation naming the text
 
+
+def _active():
     lang = _ACTIVE.get()
     if lang == DEFAULT_LANG:
         return None, None
-    return catalogue(lang), metrics(LANG_FACES[lang][0])
+    from printables.i18n.fonts import width_mm
+
+    return catalogue(lang), lambda text, size_pt: width_mm(text, size_pt, lang)
 
 
 def width_active(text: str, size_pt: float) -> float | None:
     """Width in mm of ``text`` as it prints in the active language, or None when drawing English."""
-    book, face = _active_metrics()
+    book, measure = _active()
     if book is None:
         return None
-    return face.width_mm(book.translate(text), size_pt)
+    return measure(_in_language(book, text), size_pt)
 
 
 def wrap_active(text: str, width_mm: float, size_pt: float) -> list[str] | None:
     """``text`` translated into the active language and broken into lines, or None for English."""
-    book, face = _active_metrics()
+    book, measure = _active()
     if book is None:
         return None
-    return [Translated(line) for line in break_lines(book.translate(text), width_mm,
-                                                    lambda s: face.width_mm(s, size_pt))]
+    translated = _in_language(book, text)
+    _WRAPPED.set(_WRAPPED.get() + (" ".join(translated.split()),))
+    return [Translated(line) for line in break_lines(translated, width_mm, lambda s: measure(s, size_pt))]
 
 
 def break_lines(text: str, width_mm: float, measure) -> list[str]:

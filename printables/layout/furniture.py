@@ -1,15 +1,27 @@
-"""Sheet furniture shared by every printable: calibration ruler and footer."""
+"""Sheet furniture shared by every printable: calibration ruler, footer and the publisher's box."""
 
 from __future__ import annotations
 
 from printables import __version__
-from printables.layout.primitives import Item, Line, Text, line_height_mm
+from printables.layout.primitives import Item, Line, Rect, Text, line_height_mm, text_width_mm, wrap
+from printables.rules.facts import GameFacts
 
 RULER_LENGTH_MM = 100.0
 RULER_CAPTION = "print at 100 % / actual size: this line must measure 100 mm"
 RULER_HEIGHT_MM = 9.0
 FOOTER_HEIGHT_MM = 5.0
 FURNITURE_HEIGHT_MM = RULER_HEIGHT_MM + FOOTER_HEIGHT_MM + 2.0
+RULER_PT = 6.5  # the smallest text of a sheet: nothing is printed under 6 pt
+FOOTER_PT = 7.0
+
+BOX_HEADING = "About the game"
+BOX_PT = 8.0  # body text of a sheet is 8 pt or more
+BOX_PAD_MM = 1.6
+COMPACT_PAD_MM = 1.0
+COMPACT_BELOW_MM = 150.0  # a page narrower than this between its margins (A5) gets the box as one paragraph
+BOX_GAP_MM = 3.0  # between the box and the ruler under it
+BOX_LINE_MM = 0.25
+BOX_GREY = 0.45
 
 
 def calibration_ruler(x: float, y: float) -> tuple[Item, ...]:
@@ -18,16 +30,85 @@ def calibration_ruler(x: float, y: float) -> tuple[Item, ...]:
     for mm in range(0, int(RULER_LENGTH_MM) + 1, 5):
         tick = 2.5 if mm % 10 == 0 else 1.2
         items.append(Line(x + mm, y, x + mm, y - tick, line_mm=0.2))
-    items.append(Text(x, y + 3.2, "0", size_pt=6))
-    items.append(Text(x + RULER_LENGTH_MM, y + 3.2, "100 mm", size_pt=6, anchor="end"))
-    items.append(Text(x + RULER_LENGTH_MM / 2, y + 3.2, RULER_CAPTION, size_pt=6, anchor="middle"))
+    items.append(Text(x, y + 3.2, "0", size_pt=RULER_PT))
+    items.append(Text(x + RULER_LENGTH_MM, y + 3.2, "100 mm", size_pt=RULER_PT, anchor="end"))
+    items.append(Text(x + RULER_LENGTH_MM / 2, y + 3.2, RULER_CAPTION, size_pt=RULER_PT, anchor="middle"))
     return tuple(items)
 
 
-def footer(page_width: float, page_height: float, margin: float, text: str) -> tuple[Item, ...]:
-    """The ruler and a footer line naming game, parameters and tool version at the page's foot."""
+def publisher_lines(facts: GameFacts, width: float, size_pt: float = BOX_PT) -> list[str]:
+    """The box's text in lines that fit ``width`` mm: "Label: value" entries joined by " · "."""
+    entries = [f"{label}: {value}" for label, value in facts.entries()]
+    lines: list[str] = []
+    for entry in entries:
+        joined = f"{lines[-1]} · {entry}" if lines else entry
+        if lines and text_width_mm(joined, size_pt) <= width:
+            lines[-1] = joined
+        elif text_width_mm(entry, size_pt) <= width:
+            lines.append(entry)
+        else:
+            lines += wrap(entry, width, size_pt)
+    return lines
+
+
+def _box_lines(facts: GameFacts, width: float, size_pt: float, compact: bool, extra: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(font, text) lines of the box: a bold heading line, or (compact) one paragraph led by the heading."""
+    inner = width - 2 * _pad(compact)
+    if not compact:
+        lines = publisher_lines(facts, inner, size_pt) + [line for text in extra for line in wrap(text, inner, size_pt)]
+        return [("Helvetica-Bold", BOX_HEADING)] + [("Helvetica", line) for line in lines]
+    entries = [f"{label}: {value}" for label, value in facts.entries()] + list(extra)
+    return [("Helvetica", line) for line in wrap(" · ".join([BOX_HEADING] + entries), inner, size_pt)]
+
+
+def _pad(compact: bool) -> float:
+    return COMPACT_PAD_MM if compact else BOX_PAD_MM
+
+
+def publisher_box_height(facts: GameFacts, width: float, size_pt: float = BOX_PT, compact: bool = False,
+                         extra: tuple[str, ...] = ()) -> float:
+    """Height in mm of the publisher's box drawn ``width`` mm wide."""
+    lines = len(_box_lines(facts, width, size_pt, compact, extra))
+    return lines * line_height_mm(size_pt, 1.2) + 2 * _pad(compact)
+
+
+def publisher_box(x: float, y: float, width: float, facts: GameFacts, size_pt: float = BOX_PT,
+                  compact: bool = False, colour=0.0, extra: tuple[str, ...] = ()) -> tuple[Item, ...]:
+    """The publisher's box, top-left at ``(x, y)``: players, time, age, what else, design, publisher.
+
+    ``compact`` (for postcards) runs everything into one paragraph led by the heading; ``extra``
+    sentences follow the facts (a card's layout and difficulty).
+    """
+    height = publisher_box_height(facts, width, size_pt, compact, extra)
+    step = line_height_mm(size_pt, 1.2)
+    items: list[Item] = [Rect(x, y, width, height, stroke=BOX_GREY, fill=None, line_mm=BOX_LINE_MM)]
+    baseline = y + _pad(compact) + 0.8 * step
+    for font, line in _box_lines(facts, width, size_pt, compact, extra):
+        items.append(Text(x + _pad(compact), baseline, line, size_pt=size_pt, font=font, colour=colour))
+        baseline += step
+    return tuple(items)
+
+
+def furniture_height(width: float, facts: GameFacts | None = None, extra: tuple[str, ...] = ()) -> float:
+    """Room the page foot needs: ruler and footer, and the publisher's box above them if given."""
+    if facts is None:
+        return FURNITURE_HEIGHT_MM
+    return FURNITURE_HEIGHT_MM + publisher_box_height(facts, width, compact=width < COMPACT_BELOW_MM, extra=extra) + BOX_GAP_MM
+
+
+def footer(page_width: float, page_height: float, margin: float, text: str, facts: GameFacts | None = None,
+           extra: tuple[str, ...] = ()) -> tuple[Item, ...]:
+    """The ruler and a footer line naming game, parameters and tool version at the page's foot.
+
+    With ``facts`` the publisher's box stands above the ruler, across the page between the margins.
+    """
     baseline = page_height - margin
     ruler_y = baseline - line_height_mm(7) - 5.5
-    items = list(calibration_ruler(margin, ruler_y))
-    items.append(Text(margin, baseline, f"{text} · printables {__version__}", size_pt=6.5, colour=0.25))
+    items: list[Item] = []
+    if facts is not None:
+        width = page_width - 2 * margin
+        top = page_height - margin - furniture_height(width, facts, extra)
+        items += publisher_box(margin, top, width, facts, compact=width < COMPACT_BELOW_MM, extra=extra)
+    items += calibration_ruler(margin, ruler_y)
+    items.append(Text(margin, baseline, f"{text} · printables {__version__}", size_pt=FOOTER_PT, colour=0.25))
     return tuple(items)

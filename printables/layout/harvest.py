@@ -44,17 +44,7 @@ TITLE = "The Bitcoin Harvest"
 CREDIT = "a pentomino game by Néstor Romeral Andrés (Bitcoin Magazine, 2014)"
 
 
-def rules_summary(coins_per_turn: int, opening_coins: int = harvest.OPENING_COINS) -> str:
-    """The short rules printed on every sheet."""
-    return (
-        "Each player picks a different pentomino, their harvester (circle it; + is X). "
-        f"The first player draws {opening_coins} coin{'s' if opening_coins != 1 else ''} in empty cells. Then, from the second player on, "
-        "each turn: draw your harvester inside the grid in any rotation or reflection, not overlapping any "
-        "pentomino; score 1 point per coin it covers; then draw "
-        f"{coins_per_turn} coin{'s' if coins_per_turn != 1 else ''} in empty cells (no coin, no pentomino). "
-        "Who can place must place; who cannot, passes. When everyone has passed in a row the game ends: "
-        "most coins wins, ties share the win."
-    )
+rules_summary = harvest.rules_summary  # the text lives with the rules so the check can read it back
 
 
 def slot_orientation(letter: str) -> pentominoes.Shape:

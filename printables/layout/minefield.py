@@ -81,18 +81,12 @@ SWATCH_MM = (9.0, 3.0)
 
 RULES_PT_MAX = 8.0
 RULES_PT_MIN = 6.0
-RULES = (
-    "Black first, then alternate: place one stone of your colour in an empty cell. No legal cell? Your turn is skipped.",
-    "Never create a hard corner or a switch. Join your two edges with orthogonal steps to win; diagonals never link.",
-)
-LEGEND_HEADING = "Never create these, in any rotation or reflection, either colour."
-LEGEND_NOTE = "× marks the stone that may not be placed."
-PATTERN_LABELS = {
-    rules.HARD_CORNER: "Hard corner",
-    rules.SWITCH_2X3: "Switch 2x3 / 3x2",
-    rules.SWITCH_2X4: "Switch 2x4 / 4x2",
-}
-EDGE_KEY = (("Black joins top and bottom", True), ("White joins left and right", False))
+# The printed texts live with the rules so the check can read them back from the page.
+RULES = rules.RULES_SUMMARY
+LEGEND_HEADING = rules.LEGEND_HEADING
+LEGEND_NOTE = rules.LEGEND_NOTE
+PATTERN_LABELS = rules.PATTERN_LABELS
+EDGE_KEY = rules.EDGE_KEY
 
 
 def band_mm(cell: float) -> float:

@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 
 from printables.errors import ParameterError
-from printables.layout.furniture import FURNITURE_HEIGHT_MM, footer
+from printables.layout.furniture import footer, furniture_height
 from printables.layout.primitives import (
     BLACK,
     WHITE,
@@ -42,6 +42,8 @@ from printables.paper import page_size_mm
 from printables.params.patchwork import MIN_CELL_MM, PatchworkSheet
 from printables.rules import patchwork as rules
 
+from printables.rules.facts import GAME_FACTS
+
 KIND = "patchwork"
 TITLE = "Patchwork"
 CREDIT = "a game by Uwe Rosenberg (Lookout Games, 2014) · print-and-play for your own use"
@@ -51,12 +53,28 @@ CELL_STEP_MM = 0.5
 HEADING_PT = 15.0
 SUBTITLE_PT = 8.0
 HEADER_MM = 15.0  # heading line, subtitle line and a little air
-TEXT_PT = 7.5
+TEXT_PT = 8.0  # body text of a sheet
+LABEL_PT = 7.0  # short labels (legend, "start", token notes); nothing on a sheet is under 6 pt
+MIN_NUMBER_PT = 6.5  # the smallest number on a track space
 
-CUT_GREY = 0.62  # light enough not to leave a dark edge on a cut-out piece
-CUT_GREY_LOW_INK = 0.5  # the only outline a low-ink patch has, so a little darker
-CUT_LINE_MM = 0.2
-STITCH_INSET_MM = 1.1  # on 20 mm squares; scaled down with smaller squares
+# One solid dark cut line around every piece, in both inks; the decorative stitching is white dashes
+# well inside a coloured patch (full ink only: on a low-ink patch the cut line is its only outline).
+CUT_GREY = 0.3
+CUT_GREY_LOW_INK = 0.3
+CUT_LINE_MM = 0.3
+STITCH_INSET_MM = 2.0  # on 20 mm squares; scaled down with smaller squares
+TIME_TOKEN_MIN_MM = 12.0  # a time token's disc: big enough to pick up
+TIME_TOKEN_SPARES = 1  # spare tokens per player
+CARD_ADVICE = (
+    "Print on card (160-250 gsm), or glue the printed sheet to thin card with a glue stick spread thin "
+    "and let it dry flat before cutting. Cut on the solid dark lines."
+)
+STITCH_NOTE = "The white dashes are stitching, not cuts."
+
+
+def card_advice(sheet: PatchworkSheet) -> tuple[str, ...]:
+    """The cardstock, glue and cutting advice printed in every page's publisher's box."""
+    return (CARD_ADVICE,) if sheet.low_ink else (f"{CARD_ADVICE} {STITCH_NOTE}",)
 WASTE_GREY = 0.82  # the cross on a square of the patch pages that belongs to no patch
 STITCH_DASH_MM = (1.3, 0.9)
 INK_DARK: Colour = 0.15
@@ -79,7 +97,6 @@ QUILT_FRAME: Colour = (0.74, 0.58, 0.42)
 QUILT_SIZE_CELLS = rules.QUILT_SIZE
 QUILT_FRAME_MM = 3.0
 QUILT_LABEL_MM = 6.0
-QUILT_NOTE_LINES = 3
 TRACK_FILL: Colour = (0.99, 0.96, 0.88)
 TRACK_CENTRE_FILL: Colour = (0.97, 0.86, 0.55)
 PLAYER_COLOURS: tuple[Colour, ...] = ((0.93, 0.76, 0.20), (0.36, 0.66, 0.36))  # yellow, green
@@ -122,7 +139,7 @@ def _inner(sheet: PatchworkSheet) -> tuple[float, float, float, float]:
     """Page width, page height and the width and height between header and furniture."""
     page_w, page_h = page_size_mm(sheet.paper)
     width = page_w - 2 * PAGE_MARGIN_MM
-    height = page_h - 2 * PAGE_MARGIN_MM - HEADER_MM - FURNITURE_HEIGHT_MM
+    height = page_h - 2 * PAGE_MARGIN_MM - HEADER_MM - furniture_height(width, GAME_FACTS[KIND], card_advice(sheet))
     return page_w, page_h, width, height
 
 
@@ -140,7 +157,7 @@ def _page(sheet: PatchworkSheet, cell: float, items: list[Item], part: str) -> P
         f"{TITLE} · {part} · {sheet.paper.upper() if sheet.paper != 'letter' else 'Letter'} · "
         f"{cell:g} mm squares · leather: {sheet.leather} edition · {sheet.ink} ink"
     )
-    return Page(page_w, page_h, tuple(items) + footer(page_w, page_h, PAGE_MARGIN_MM, description))
+    return Page(page_w, page_h, tuple(items) + footer(page_w, page_h, PAGE_MARGIN_MM, description, GAME_FACTS[KIND], card_advice(sheet)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,15 +169,16 @@ def quilt_block_height(cell: float) -> float:
     return QUILT_LABEL_MM + QUILT_SIZE_CELLS * cell + 2 * QUILT_FRAME_MM
 
 
-def _quilt_notes_height() -> float:
-    return QUILT_NOTE_LINES * line_height_mm(TEXT_PT) + 3.0
+def _quilt_notes_height(width: float) -> float:
+    lines = len(wrap(BONUS_NOTE, width, TEXT_PT) + wrap(SCORE_NOTE, width, TEXT_PT))
+    return lines * line_height_mm(TEXT_PT) + 3.0
 
 
 def largest_cell_mm(sheet: PatchworkSheet) -> float:
     """The largest square (0.1 mm steps) for which a whole 9x9 quilt fits one page."""
     _, _, width, height = _inner(sheet)
     by_width = (width - 2 * QUILT_FRAME_MM) / QUILT_SIZE_CELLS
-    by_height = (height - QUILT_LABEL_MM - 2 * QUILT_FRAME_MM - _quilt_notes_height()) / QUILT_SIZE_CELLS
+    by_height = (height - QUILT_LABEL_MM - 2 * QUILT_FRAME_MM - _quilt_notes_height(width)) / QUILT_SIZE_CELLS
     return round(floor_to(min(by_width, by_height), 0.1), 1)
 
 
@@ -295,10 +313,10 @@ def patch_art(
     fill = _ink(sheet, colour)
     for r, c in sorted(cells):
         items.append(Rect(x0 + c * cell, y0 + r * cell, cell, cell, stroke=None, fill=fill))
-    stitch = 0.7 if sheet.low_ink else WHITE
-    inset = min(STITCH_INSET_MM, 0.055 * cell)
-    for x1, y1, x2, y2 in stitch_lines(cells, x0, y0, cell, inset):
-        items.append(Line(x1, y1, x2, y2, stroke=stitch, line_mm=0.3, dash_mm=STITCH_DASH_MM))
+    if not sheet.low_ink:  # stitching only where it is clearly decoration: white on a coloured patch
+        inset = min(STITCH_INSET_MM, 0.1 * cell)
+        for x1, y1, x2, y2 in stitch_lines(cells, x0, y0, cell, inset):
+            items.append(Line(x1, y1, x2, y2, stroke=WHITE, line_mm=0.3, dash_mm=STITCH_DASH_MM))
     ordered = sorted(cells)
     rest = ordered
     if cost is not None and time is not None:
@@ -474,7 +492,7 @@ def _legend_patches(x: float, y: float, sheet: PatchworkSheet) -> list[Item]:
     """'cost · time · income' symbols at the right of the heading line."""
     items: list[Item] = []
     entries = (("cost (buttons)", "cost"), ("time", "time"), ("income", "income"))
-    size = 7.0
+    size = LABEL_PT
     cx = x
     for label, what in reversed(entries):
         # Right-aligned, so the estimate of the width only moves the icon, never past the margin.
@@ -504,7 +522,7 @@ def _patch_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
     x0, y0 = patch_origin(sheet, cell)
     pages = []
     for n, placed in enumerate(packed, 1):
-        subtitle = f"Cut on the grey lines · squares of {cell:g} mm, as on the quilt · page {n} of {len(packed)}, {len(placed)} patches"
+        subtitle = f"Cut on the solid lines · squares of {cell:g} mm, as on the quilt · page {n} of {len(packed)}, {len(placed)} patches"
 
         items = _header("patches", subtitle)
         items += _legend_patches(page_w - PAGE_MARGIN_MM, PAGE_MARGIN_MM + 4.0, sheet)
@@ -554,7 +572,7 @@ def _quilt_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
     block_h = quilt_block_height(cell)
     gap = 6.0
     across = max(1, int((width + gap) // (block_w + gap)))
-    down = max(1, int((height - _quilt_notes_height() + gap) // (block_h + gap)))
+    down = max(1, int((height - _quilt_notes_height(width) + gap) // (block_h + gap)))
     per_page = min(rules.PLAYERS, across * down)
     pages = []
     for first in range(0, rules.PLAYERS, per_page):
@@ -662,7 +680,7 @@ def _track_space(space: Space, sheet: PatchworkSheet) -> list[Item]:
     fill = None if sheet.low_ink else (TRACK_CENTRE_FILL if centre else TRACK_FILL)
     items: list[Item] = [Circle(space.cx, space.cy, space.r, stroke=INK_DARK, fill=fill, line_mm=0.45 if centre else 0.3)]
     d = 2 * space.r if not centre else 2 * space.r / CENTRE_SCALE
-    size_pt = min(11.0, d * 0.55) * (1.3 if centre else 1.0)
+    size_pt = max(MIN_NUMBER_PT, min(11.0, d * 0.55)) * (1.3 if centre else 1.0)
     marks = income or leather
     number_y = space.cy - (0.2 * d if marks else 0.0)
     items.append(Text(space.cx, _baseline(number_y, size_pt), str(space.position), size_pt=size_pt,
@@ -673,9 +691,9 @@ def _track_space(space: Space, sheet: PatchworkSheet) -> list[Item]:
     if leather:
         items += _leather_mark(space.cx, mark_y, 0.3 * d, sheet)
     if space.position == rules.START_POSITION:
-        items.append(Text(space.cx, space.cy - space.r - 1.2, "start", size_pt=7, font="Helvetica-Bold", anchor="middle"))
+        items.append(Text(space.cx, space.cy - space.r - 1.2, "start", size_pt=8, font="Helvetica-Bold", anchor="middle"))
     if centre:
-        items.append(Text(space.cx, space.cy + space.r + 3.0, "centre: the end", size_pt=7, font="Helvetica-Bold", anchor="middle"))
+        items.append(Text(space.cx, space.cy + space.r + 3.0, "centre: the end", size_pt=8, font="Helvetica-Bold", anchor="middle"))
     return items
 
 
@@ -734,11 +752,14 @@ def _legend_track(x: float, y: float, width: float, sheet: PatchworkSheet) -> li
     return items
 
 
-def _track_page(sheet: PatchworkSheet, cell: float) -> Page:
+def _track_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
+    """The time track with its legend and the rules under it; on a page too small for both (A5),
+    the rules go on a page of their own after the track."""
     _, _, width, height = _inner(sheet)
+    separate = _rules_apart(sheet)
     rules_lines = wrap(RULES_TEXT, width, TEXT_PT)
     label_room = TRACK_LABEL_ROOM_MM
-    area_h = height - _track_text_height(width) - label_room
+    area_h = height - _track_text_height(width, separate) - label_room
     size = track_space_size(sheet)
     spaces = spiral_spaces(size)
     ex0, ey0, ex1, ey1 = _extent(spaces)
@@ -752,22 +773,37 @@ def _track_page(sheet: PatchworkSheet, cell: float) -> Page:
     y = PAGE_MARGIN_MM + HEADER_MM + label_room + area_h + line_height_mm(TEXT_PT)
     items += _legend_track(PAGE_MARGIN_MM, y, width, sheet)
     y += line_height_mm(TEXT_PT) * 0.6 + (_legend_lines(width) - 1) * 5.5
+    rules_items: list[Item] = []
+    if separate:
+        y = PAGE_MARGIN_MM + HEADER_MM + 2.0
     for line in rules_lines:
         y += line_height_mm(TEXT_PT)
-        items.append(Text(PAGE_MARGIN_MM, y, line, size_pt=TEXT_PT))
-    items.append(Text(PAGE_MARGIN_MM, y + 1.4 * line_height_mm(TEXT_PT), f"{TITLE}: {CREDIT}.", size_pt=6.5, colour=0.35))
-    return _page(sheet, cell, items, "track")
+        rules_items.append(Text(PAGE_MARGIN_MM, y, line, size_pt=TEXT_PT))
+    if not separate:
+        return [_page(sheet, cell, items + rules_items, "track")]
+    rules_page = _header("time track rules", "How to play, in short.") + rules_items
+    return [_page(sheet, cell, items, "track"), _page(sheet, cell, rules_page, "track rules")]
 
 
-def _track_text_height(width: float) -> float:
-    lines = len(wrap(RULES_TEXT, width, TEXT_PT)) + 3  # legend, rules, credit and air
+def _track_text_height(width: float, separate: bool = False) -> float:
+    lines = (0 if separate else len(wrap(RULES_TEXT, width, TEXT_PT))) + 2  # legend, rules and air
     return lines * line_height_mm(TEXT_PT) + 4.0 + (_legend_lines(width) - 1) * 5.5
+
+
+def _rules_apart(sheet: PatchworkSheet) -> bool:
+    """True if the track and the rules under it do not fit one page, so the rules get their own."""
+    _, _, width, height = _inner(sheet)
+    try:
+        track_space_mm(width, height - _track_text_height(width) - TRACK_LABEL_ROOM_MM)
+    except ParameterError:
+        return True
+    return False
 
 
 def track_space_size(sheet: PatchworkSheet) -> float:
     """The diameter of a track space on this sheet's paper (sizes the time tokens)."""
     _, _, width, height = _inner(sheet)
-    return track_space_mm(width, height - _track_text_height(width) - TRACK_LABEL_ROOM_MM)
+    return track_space_mm(width, height - _track_text_height(width, _rules_apart(sheet)) - TRACK_LABEL_ROOM_MM)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -808,7 +844,7 @@ def _token_button(cx: float, cy: float, r: float, value: int, sheet: PatchworkSh
     return items
 
 
-def _extras_page(sheet: PatchworkSheet, cell: float) -> Page:
+def _extras_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
     _, _, width, height = _inner(sheet)
     grey = _cut_grey(sheet)
     x = PAGE_MARGIN_MM
@@ -828,51 +864,66 @@ def _extras_page(sheet: PatchworkSheet, cell: float) -> Page:
         items += cut_lines([frozenset({(0, 0)})], lx, ly, cell, grey)
     y += -(-leathers // per_row) * (cell + gap) + 2.0
 
-    # The bonus tile, the time tokens and the neutral marker on one row.
-    token = floor_to(0.8 * track_space_size(sheet), 0.5)
+    # The bonus tile, the time tokens (a spare each) and the neutral marker on one row.
+    disc = max(TIME_TOKEN_MIN_MM, floor_to(0.8 * track_space_size(sheet), 0.5))
+    token = disc + 3.0  # the square tile around a token's disc
+    count = rules.PLAYERS * (1 + TIME_TOKEN_SPARES)
     bonus = max(token * 1.5, 18.0)
     row_h = max(bonus, token) + 7.0
     items.append(_caption(x, y + 3.5, "7x7 bonus tile"))
     bx, by = x, y + 6.0
     items.append(Rect(bx, by, bonus, bonus, stroke=grey, fill=_ink(sheet, BONUS_GOLD), line_mm=CUT_LINE_MM))
     items.append(Text(bx + bonus / 2, by + bonus * 0.45, "7x7", size_pt=12, font="Helvetica-Bold", anchor="middle", colour=INK_DARK))
-    items.append(Text(bx + bonus / 2, by + bonus * 0.78, "+7 points", size_pt=7, anchor="middle", colour=INK_DARK))
+    items.append(Text(bx + bonus / 2, by + bonus * 0.78, "+7 points", size_pt=8, anchor="middle", colour=INK_DARK))
 
     tx = x + max(bonus, 30.0) + 10.0
-    items.append(_caption(tx, y + 3.5, "Time tokens"))
-    items += _tile_grid(tx, by, rules.PLAYERS, 1, rules.PLAYERS, token, token, grey)
-    for p in range(rules.PLAYERS):
-        px = tx + p * token
-        items.append(Circle(px + token / 2, by + token / 2, token * 0.38, stroke=INK_DARK,
+    items.append(_caption(tx, y + 3.5, "Time tokens (a spare each)"))
+    items += _tile_grid(tx, by, count, 1, count, token, token, grey)
+    for i in range(count):
+        p = i // (1 + TIME_TOKEN_SPARES)
+        px = tx + i * token
+        items.append(Circle(px + token / 2, by + token / 2, disc / 2, stroke=INK_DARK,
                             fill=_ink(sheet, PLAYER_COLOURS[p]), line_mm=0.3))
-        label_pt = min(8.0, 0.75 * token)
+        label_pt = 10.0
         items.append(Text(px + token / 2, _baseline(by + token / 2, label_pt), f"P{p + 1}", size_pt=label_pt,
                           font="Helvetica-Bold", anchor="middle", colour=INK_DARK))
 
-    mx = tx + max(rules.PLAYERS * token, 28.0) + 10.0
+    mw, mh = disc * 1.6, disc
+    mx = tx + max(count * token, 28.0) + 10.0
+    if mx + max(mw, 28.0) > PAGE_MARGIN_MM + width:  # a narrow page: the marker starts a row of its own
+        y = by + row_h + 2.0
+        by = y + 6.0
+        mx = x
+        row_h = mh + 7.0
     items.append(_caption(mx, y + 3.5, "Neutral marker"))
-    mw, mh = token * 1.6, token
     items += _tile_grid(mx, by, 1, 1, 1, mw, mh, grey)
     items.append(Polygon(((mx + 0.18 * mw, by + 0.3 * mh), (mx + 0.6 * mw, by + 0.3 * mh), (mx + 0.6 * mw, by + 0.15 * mh),
                           (mx + 0.85 * mw, by + 0.5 * mh), (mx + 0.6 * mw, by + 0.85 * mh), (mx + 0.6 * mw, by + 0.7 * mh),
                           (mx + 0.18 * mw, by + 0.7 * mh)), stroke=INK_DARK, fill=_ink(sheet, (0.80, 0.35, 0.35)), line_mm=0.3))
-    items.append(Text(mx + mw / 2, by + mh + 3.5, "points clockwise", size_pt=6.5, anchor="middle", colour=0.3))
+    items.append(Text(mx + mw / 2, by + mh + 3.5, "points clockwise", size_pt=LABEL_PT, anchor="middle", colour=0.3))
     y = by + row_h + 2.0
 
-    # The button bank: square tiles, so a few straight cuts free them all.
+    # The button bank: square tiles, so a few straight cuts free them all. On a small page (A5) it
+    # goes on a second extras page.
     total = sum(n for _, n in BUTTON_TOKENS)
-    items.append(_caption(x, y + 3.5, f"Buttons for the bank: {total} tokens of 1, 5, 10 and 20"))
-    y += 6.0
     cols = int((width + 1e-9) // TOKEN_MM)
     values = [v for v, n in BUTTON_TOKENS for _ in range(n)]
     rows = -(-len(values) // cols)
-    if y + rows * TOKEN_MM > PAGE_MARGIN_MM + HEADER_MM + height:
-        raise ParameterError(f"cell {cell:g} mm: the extras do not fit {sheet.paper} paper; try a smaller --cell")
+    bottom = PAGE_MARGIN_MM + HEADER_MM + height
+    pages = []
+    if y + 6.0 + rows * TOKEN_MM > bottom:
+        pages.append(_page(sheet, cell, items, "extras"))
+        items = _header("extras", "The button bank.")
+        y = PAGE_MARGIN_MM + HEADER_MM + 2.0
+        if y + 6.0 + rows * TOKEN_MM > bottom:
+            raise ParameterError(f"cell {cell:g} mm: the extras do not fit {sheet.paper} paper; try a smaller --cell")
+    items.append(_caption(x, y + 3.5, f"Buttons for the bank: {total} tokens of 1, 5, 10 and 20"))
+    y += 6.0
     items += _tile_grid(x, y, cols, rows, len(values), TOKEN_MM, TOKEN_MM, grey)
     for i, value in enumerate(values):
         r, c = divmod(i, cols)
         items += _token_button(x + (c + 0.5) * TOKEN_MM, y + (r + 0.5) * TOKEN_MM, TOKEN_MM * 0.4, value, sheet)
-    return _page(sheet, cell, items, "extras")
+    return pages + [_page(sheet, cell, items, "extras")]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -892,7 +943,7 @@ def layout(sheet: PatchworkSheet) -> Document:
     """Every page of the chosen part(s): patches, quilts, time track, extras, in that order."""
     cell = cell_size_mm(sheet)
     builders = {"patches": _patch_pages, "quilts": _quilt_pages,
-                "track": lambda s, c: [_track_page(s, c)], "extras": lambda s, c: [_extras_page(s, c)]}
+                "track": _track_pages, "extras": _extras_pages}
     pages: list[Page] = []
     for part in sheet.parts():
         pages += builders[part](sheet, cell)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from printables import __version__
 from printables.errors import ParameterError
-from printables.layout.furniture import FURNITURE_HEIGHT_MM, footer
+from printables.layout.furniture import FURNITURE_HEIGHT_MM, footer, publisher_box, publisher_box_height
 from printables.layout.primitives import (
     BLACK,
     WHITE,
@@ -56,13 +56,15 @@ from printables.params.peas import (
     expected_smushed,
 )
 from printables.rules import peas as rules
+from printables.rules.facts import GAME_FACTS
 
 KIND = "peas"
 TITLE = "Breakfast Shy"
 SUBTITLE = "a solitaire roll-and-write for two dice and a pencil"
 BACK_TITLE = "How to play"
 
-SAFE_MM = 6.0  # nothing but the band and stripe comes closer to the trim than this
+SAFE_MM = 6.0  # nothing but the band and stripe comes closer to the trim at the sides than this
+PEATER_CY_MM = 10.0  # low enough on the band that his leaf stays 4 mm inside the trim
 BAND_MM = 15.0
 STRIPE_MM = 2.5
 BODY_GAP_MM = 3.5  # between the band and the body, and between blocks of the body
@@ -78,12 +80,17 @@ SCORE_BOX_MM = 9.0
 SCALE_BAR_MM = 50.0
 SCALE_CAPTION = "print at 100 % / actual size: this bar is 50 mm"
 
-SUMMARY_SIZES_PT = (6.8, 6.4, 6.0)  # the front's rules paragraph at the largest size that fits
-INFO_PT = 5.8
-CAPTION_PT = 5.3
-FINE_PT = 4.8
+# Text sizes: the rules are body text, 7 pt or more on a card; nothing on a card is under 6 pt.
+SUMMARY_SIZES_PT = (7.5, 7.2, 7.0)  # the front's rules paragraph at the largest size that fits
+INFO_PT = 7.0
+CAPTION_PT = 6.0
+FINE_PT = 6.0
+BOX_PT = 6.0  # the publisher's box in the card's foot
 TITLE_PT = 17.0
-BACK_SIZES_PT = (7.0, 6.7, 6.4, 6.1, 5.8, 5.5)  # the back's rules at the largest size that fits
+BACK_SIZES_PT = (7.5, 7.2, 7.0)  # the back's rules at the largest size that fits
+TRIM_SAFE_MM = 4.0  # text, peas and Peater keep at least this far inside the trim
+FINE_BASELINE_MM = 4.8  # the fine print's baseline above the trim: its descenders stay 4 mm in
+BAR_GAP_MM = 2.2  # between the publisher's box and the scale bar's ticks under it
 BACK_COLUMN_MIN_MM = 55.0  # a card this wide per column gets two columns of rules on its back
 BLOCK_GAP_MM = 1.4  # between the paragraphs of the back
 PEATER_WORDS = ("smush no pea", "and make Peater proud!")
@@ -100,12 +107,12 @@ INK_GREY: Colour = 0.28
 MARK_GREY: Colour = 0.0
 
 SUMMARY = (
-    "Each turn roll 2 dice and write each value in a different empty pea. It must be exactly 1 more "
-    "or 1 less than every filled neighbour (left, right, up, down; ignore smushed peas and peas in "
-    "pods). Can't or won't place a die? Smush any pea: cross it out. Or, instead of using the dice, "
-    "circle 3 adjacent peas as a pod (straight or bent, no overlap): its filled peas must share one "
-    "value, and its empty peas take only that value, whatever their neighbours. When every pea is "
-    "filled or smushed, count the smushed peas: lower is better. None makes Peater proud!"
+    "Each turn roll 2 dice and write each value in a different empty pea, exactly 1 more or 1 less "
+    "than every filled neighbour (left, right, up, down; ignore smushed peas and peas in pods). "
+    "Can't or won't? Smush any pea: cross it out. Or spend the roll circling 3 adjacent peas as a "
+    "pod (straight or bent, no overlap): its filled peas must share one value, and its empty peas "
+    "take only that value, whatever their neighbours. When every pea is filled or smushed, count "
+    "the smushed peas: lower is better. None makes Peater proud!"
 )
 
 # The full rules for the back (shared/rules/breakfast-shy.md, our reading of the original text).
@@ -144,11 +151,6 @@ FULL_RULES: tuple[tuple[str, str], ...] = (
         "End and score",
         "The harvest is complete when every pea is filled or smushed. Your score is the number of "
         "smushed peas: lower is better. Complete the harvest without smushing a pea to make Peater proud!",
-    ),
-    (
-        "About this card",
-        "Breakfast Shy is a postcard game from the Board Game of the Month Club's June 2023 postcard "
-        "package. The original card's pea layout is not public; this card's layout is printables' own.",
     ),
 )
 
@@ -197,10 +199,10 @@ class CardPlan:
     pea: float
     pitch: float
     arrangement: str  # "side": rules in a column right of the peas; "stacked": rules below them
-    column_w: float  # width of the rules column (side) or of the info text (stacked)
+    column_w: float  # width of the rules column (side) or of the rules beside the tally box (stacked)
     summary_pt: float
-    summary: tuple[str, ...]
-    info: tuple[str, ...]
+    summary: tuple[str, ...]  # the rules' lines: in the column (side) or under the tally box (stacked)
+    info: tuple[str, ...]  # side: notes under the rules; stacked: the rules' first lines, beside the tally box
     body_top: float
     body_bottom: float
 
@@ -219,22 +221,40 @@ def _lines_h(count: int, size_pt: float) -> float:
     return count * line_height_mm(size_pt, 1.2)
 
 
-def _foot(card_w: float) -> tuple[float, bool]:
-    """Height of the foot (scale bar, caption, fine print) and whether the caption is beside the bar."""
-    beside = SAFE_MM + SCALE_BAR_MM + 3 + text_width_mm(SCALE_CAPTION, CAPTION_PT) <= card_w - SAFE_MM
-    return (7.5 if beside else 10.0), beside
+def _about(card: PeaCard, mean: float) -> tuple[str, str]:
+    """The card's own lines of its publisher's box: which layout, how hard."""
+    return layout_line(card), difficulty_line(mean)
 
 
-def _body(card: PeaCard) -> tuple[float, float, float]:
+def _bar_y(card_h: float, beside: bool) -> float:
+    """The scale bar's baseline: above the fine print, and above the caption unless it is beside the bar."""
+    y = card_h - FINE_BASELINE_MM - line_height_mm(FINE_PT, 1.3)
+    return y if beside else y - line_height_mm(CAPTION_PT, 1.3) - 0.4
+
+
+def _foot(card: PeaCard, box: bool = True) -> tuple[float, bool]:
+    """Height above the stripe of the foot (publisher's box on the front, scale bar, caption, fine
+    print), and whether the caption is beside the bar. The box is measured with the longest
+    difficulty line."""
     card_w, card_h = card.card_size_mm()
-    foot, _ = _foot(card_w)
+    beside = SAFE_MM + SCALE_BAR_MM + 3 + text_width_mm(SCALE_CAPTION, CAPTION_PT) <= card_w - SAFE_MM
+    height = card_h - _bar_y(card_h, beside) + 2.0 - STRIPE_MM  # 2 mm: the bar's ticks
+    if box:
+        height += BAR_GAP_MM - 2.0 + publisher_box_height(
+            GAME_FACTS[KIND], card_w - 2 * SAFE_MM, BOX_PT, compact=True, extra=_about(card, WORST_MEAN))
+    return height, beside
+
+
+def _body(card: PeaCard, box: bool = True) -> tuple[float, float, float]:
+    card_w, card_h = card.card_size_mm()
+    foot, _ = _foot(card, box)
     top = BAND_MM + BODY_GAP_MM
     bottom = card_h - STRIPE_MM - foot - 1.0
     return card_w - 2 * SAFE_MM, top, bottom
 
 
 def _try_plan(
-    card: PeaCard, pea: float, arrangement: str, info_texts: tuple[str, str], summary_pt: float
+    card: PeaCard, pea: float, arrangement: str, info_texts: tuple[str, ...], summary_pt: float
 ) -> CardPlan | None:
     layout = card.card_layout().normalised()
     body_w, top, bottom = _body(card)
@@ -247,15 +267,17 @@ def _try_plan(
             return None
         summary = wrap(SUMMARY, column_w, summary_pt)
         info = [line for text in info_texts for line in wrap(text, column_w, INFO_PT)]
-        used = TALLY_H_MM + gap + _lines_h(len(summary), summary_pt) + 1.5 + _lines_h(len(info), INFO_PT)
+        used = TALLY_H_MM + gap + _lines_h(len(summary), summary_pt) + (1.5 + _lines_h(len(info), INFO_PT) if info else 0.0)
     else:
+        # The rules start beside the tally box and run on under it at the body's full width.
         column_w = body_w - TALLY_W_MM - gap
         if block_w > body_w:
             return None
-        summary = wrap(SUMMARY, body_w, summary_pt)
-        info = [line for text in info_texts for line in wrap(text, column_w, INFO_PT)]
-        row = max(TALLY_H_MM, _lines_h(len(info), INFO_PT))
-        used = block_h + gap + row + gap + _lines_h(len(summary), summary_pt)
+        narrow = wrap(SUMMARY, column_w, summary_pt)
+        k = int(TALLY_H_MM // line_height_mm(summary_pt, 1.2))
+        info = narrow[:k]
+        summary = wrap(" ".join(narrow[k:]), body_w, summary_pt) if narrow[k:] else []
+        used = block_h + gap + TALLY_H_MM + gap + _lines_h(len(summary), summary_pt)
     if used > body_h + 1e-9:
         return None
     return CardPlan(pea, pea_pitch(pea), arrangement, column_w, summary_pt, tuple(summary), tuple(info), top, bottom)
@@ -273,7 +295,7 @@ def _sizes(start: float) -> list[float]:
 
 def plan_card(card: PeaCard, mean: float) -> CardPlan:
     """The card's plan: the requested pea size, or the largest up to 14 mm that fits."""
-    info = (layout_line(card), difficulty_line(mean))
+    info: tuple[str, ...] = ()  # the layout and difficulty lines stand in the publisher's box
     wanted = [card.pea_mm] if card.pea_mm is not None else _sizes(AUTO_MAX_PEA_MM)
     for pea in wanted:
         for summary_pt in SUMMARY_SIZES_PT:
@@ -307,7 +329,7 @@ def _band(card_w: float, bleed: float, title: str, subtitle: str) -> list[Item]:
         Text(SAFE_MM, 9.2, title, size_pt=TITLE_PT, font="Helvetica-Bold", colour=WHITE),
         Text(SAFE_MM, 13.0, subtitle, size_pt=6.5, font="Helvetica-Oblique", colour=PALE_TEXT),
     ]
-    items += peater(card_w - SAFE_MM - 4.6, BAND_MM / 2 + 0.3)
+    items += peater(card_w - SAFE_MM - 4.6, PEATER_CY_MM)
     if card_w >= PEATER_WORDS_MIN_CARD_MM:  # portrait cards have no room beside the title
         x = card_w - SAFE_MM - 11.0
         for baseline, words in zip((8.6, 12.0), PEATER_WORDS):
@@ -346,17 +368,22 @@ def scale_bar(x: float, y: float, length: float = SCALE_BAR_MM) -> list[Item]:
     return items
 
 
-def _foot_items(card: PeaCard, card_w: float, card_h: float) -> list[Item]:
-    height, beside = _foot(card_w)
-    y = card_h - STRIPE_MM - height + 3.0
-    items = scale_bar(SAFE_MM, y)
+def _foot_items(card: PeaCard, card_w: float, card_h: float, mean: float, box: bool = True) -> list[Item]:
+    _, beside = _foot(card)
+    fine_y = card_h - FINE_BASELINE_MM
+    items: list[Item] = [Text(SAFE_MM, fine_y, fine_print(card), size_pt=FINE_PT, colour=0.4)]
+    y = _bar_y(card_h, beside)
     if beside:
         items.append(Text(SAFE_MM + SCALE_BAR_MM + 3, y, SCALE_CAPTION, size_pt=CAPTION_PT, colour=INK_GREY))
     else:
-        y += line_height_mm(CAPTION_PT, 1.3) + 0.4
-        items.append(Text(SAFE_MM, y, SCALE_CAPTION, size_pt=CAPTION_PT, colour=INK_GREY))
-    y += line_height_mm(FINE_PT, 1.3) + 0.6
-    items.append(Text(SAFE_MM, y, fine_print(card), size_pt=FINE_PT, colour=0.45))
+        items.append(Text(SAFE_MM, y + line_height_mm(CAPTION_PT, 1.3) + 0.4, SCALE_CAPTION, size_pt=CAPTION_PT, colour=INK_GREY))
+    items += scale_bar(SAFE_MM, y)
+    if not box:
+        return items
+    box_w = card_w - 2 * SAFE_MM
+    about = _about(card, mean)
+    top = y - BAR_GAP_MM - publisher_box_height(GAME_FACTS[KIND], box_w, BOX_PT, compact=True, extra=about)
+    items += publisher_box(SAFE_MM, top, box_w, GAME_FACTS[KIND], BOX_PT, compact=True, colour=INK_GREY, extra=about)
     return items
 
 
@@ -364,12 +391,12 @@ def _tally(x: float, y: float, w: float) -> list[Item]:
     items: list[Item] = [
         Rect(x, y, w, TALLY_H_MM, stroke=DARK_GREEN, fill=None, line_mm=0.4),
         Text(x + 2.0, y + 4.2, "Smushed peas", size_pt=7.5, font="Helvetica-Bold", colour=DARK_GREEN),
-        Text(x + 2.0, y + 7.4, "tally each cross here", size_pt=5.3, colour=INK_GREY),
+        Text(x + 2.0, y + 7.6, "tally each cross here", size_pt=6.0, colour=INK_GREY),
     ]
     box_x = x + w - SCORE_BOX_MM - 2.0
     box_y = y + TALLY_H_MM - SCORE_BOX_MM - 2.0
     items.append(Rect(box_x, box_y, SCORE_BOX_MM, SCORE_BOX_MM, stroke=DARK_GREEN, fill=WHITE, line_mm=0.3))
-    items.append(Text(box_x - 1.2, box_y + SCORE_BOX_MM - 0.6, "score", size_pt=5.3, anchor="end", colour=INK_GREY))
+    items.append(Text(box_x - 1.2, box_y + SCORE_BOX_MM - 0.6, "score", size_pt=6.0, anchor="end", colour=INK_GREY))
     return items
 
 
@@ -385,7 +412,7 @@ def _text_lines(x: float, y: float, lines, size_pt: float, colour: Colour = BLAC
     return [Text(x, y + step * (i + 0.8), line, size_pt=size_pt, font=font, colour=colour) for i, line in enumerate(lines)]
 
 
-def front(card: PeaCard, plan: CardPlan) -> list[Item]:
+def front(card: PeaCard, plan: CardPlan, mean: float) -> list[Item]:
     """The front of one card in card coordinates (trim box from (0, 0))."""
     card_w, card_h = card.card_size_mm()
     layout = card.card_layout().normalised()
@@ -401,7 +428,7 @@ def front(card: PeaCard, plan: CardPlan) -> list[Item]:
         column_x = card_w - SAFE_MM - plan.column_w
         area_w = body_w - plan.column_w - gap
         items += _peas(layout, SAFE_MM + (area_w - block_w) / 2, top + (bottom - top - block_h) / 2, plan.pea, plan.pitch)
-        used = TALLY_H_MM + gap + summary_h + 1.5 + info_h
+        used = TALLY_H_MM + gap + summary_h + (1.5 + info_h if plan.info else 0.0)
         y = top + (bottom - top - used) / 2
         items += _tally(column_x, y, plan.column_w)
         y += TALLY_H_MM + gap
@@ -409,17 +436,17 @@ def front(card: PeaCard, plan: CardPlan) -> list[Item]:
         y += summary_h + 1.5
         items += _text_lines(column_x, y, plan.info, INFO_PT, colour=INK_GREY)
     else:
-        row_h = max(TALLY_H_MM, info_h)
+        row_h = TALLY_H_MM
         slack = (bottom - top) - (block_h + gap + row_h + gap + summary_h)
         spacing = gap + slack / 4  # spare height shared equally above, between and below the blocks
         y = top + slack / 4
         items += _peas(layout, SAFE_MM + (body_w - block_w) / 2, y, plan.pea, plan.pitch)
         y += block_h + spacing
-        items += _tally(SAFE_MM, y + (row_h - TALLY_H_MM) / 2, TALLY_W_MM)
-        items += _text_lines(SAFE_MM + TALLY_W_MM + gap, y + (row_h - info_h) / 2, plan.info, INFO_PT, colour=INK_GREY)
+        items += _tally(SAFE_MM, y, TALLY_W_MM)
+        items += _text_lines(SAFE_MM + TALLY_W_MM + gap, y - 0.6, plan.info, plan.summary_pt)
         y += row_h + spacing
-        items += _text_lines(SAFE_MM, y, plan.summary, plan.summary_pt)
-    items += _foot_items(card, card_w, card_h)
+        items += _text_lines(SAFE_MM, y - gap + 0.6 * line_height_mm(plan.summary_pt, 1.2), plan.summary, plan.summary_pt)
+    items += _foot_items(card, card_w, card_h, mean)
     return items
 
 
@@ -456,7 +483,7 @@ def back(card: PeaCard, mean: float) -> list[Item]:
     card_w, card_h = card.card_size_mm()
     items: list[Item] = _band(card_w, card.bleed, BACK_TITLE, f"{TITLE} · {SUBTITLE}")
     items.append(_stripe(card_w, card_h, card.bleed))
-    width, top, bottom = _body(card)
+    width, top, bottom = _body(card, box=False)
     columns = 2 if width >= 2 * BACK_COLUMN_MIN_MM else 1
     for size in BACK_SIZES_PT:
         flow = _flow(width, bottom - top, columns, size)
@@ -475,7 +502,7 @@ def back(card: PeaCard, mean: float) -> list[Item]:
             else:
                 y += line_height_mm(size, 1.2)
                 items.append(Text(x, y, line, size_pt=size))
-    items += _foot_items(card, card_w, card_h)
+    items += _foot_items(card, card_w, card_h, mean, box=False)
     return items
 
 
@@ -571,6 +598,7 @@ def parameters_json(card: PeaCard, plan: CardPlan, sheet: Imposition, mean: floa
             "pea_mm": plan.pea,
             "pitch_mm": plan.pitch,
             "back": card.back,
+            "borderless": card.borderless,
             "cards_per_page": sheet.count,
             "page_mm": [round(sheet.page_w, 3), round(sheet.page_h, 3)],
             "page_ruler": page_ruler,
@@ -619,7 +647,7 @@ def layout(card: PeaCard) -> Document:
     card_w, card_h = card.card_size_mm()
     origins = card_origins(sheet, card_w, card_h, card.bleed)
     page_ruler = has_page_ruler(sheet, origins, card_h, card.bleed)
-    pages = [_page(card, sheet, front(card, plan), origins, card_w, card_h, page_ruler, "front")]
+    pages = [_page(card, sheet, front(card, plan, mean), origins, card_w, card_h, page_ruler, "front")]
     if card.back:
         backs = mirror_for_duplex(sheet, origins, card_w, card_h)
         pages.append(_page(card, sheet, back(card, mean), backs, card_w, card_h, page_ruler, "back: rules"))
@@ -630,4 +658,7 @@ def layout(card: PeaCard) -> Document:
         title=f"{TITLE} postcard: {name} layout, {POSTCARD_NAMES[card.postcard]} {turn}",
         subject=parameters_json(card, plan, sheet, mean, page_ruler),
         keywords=f"printables:{KIND}",
+        # one card per page with bleed is for a print shop: the renderer adds crop marks and page boxes
+        metadata={"print_shop": {"bleed_mm": card.bleed, "mark_offset_mm": MARK_OFFSET_MM, "mark_length_mm": MARK_LENGTH_MM,
+                                 "mark_line_mm": MARK_LINE_MM}} if card.bleed and card.paper == "none" else {},
     )

@@ -22,6 +22,7 @@ from typing import Any, Mapping
 
 from printables.errors import ParameterError
 from printables.params import base
+from printables.params.giuthi_seeds import MAX_SEED_DIAMETER_MM, MIN_SEED_DIAMETER_MM
 from printables.rules import giuthi
 
 # Dremel DigiLab 3D45 build volume and the room a skirt needs around a part.
@@ -40,6 +41,10 @@ ENGAGEMENT_FACTOR = 2.5  # thread engagement in printed PLA, times the screw dia
 PILOT_RATIO_RANGE = (0.75, 0.8)  # pilot hole / screw diameter for self-tapping into PLA
 
 STADIUM_TOLERANCE_MM = 1e-9
+# What the set's own check passes, with a margin: measured bores of d + 0.15 to d + 0.6 mm pass
+# ("screw holes sized"), and chamfers over 0.5 mm leave 47-degree overhangs where they round a corner.
+HOLE_CLEARANCE_RANGE_MM = (0.2, 0.5)
+CHAMFER_RANGE_MM = (0.2, 0.5)  # or 0 for none: a chamfer under one layer does not print (and breaks OCP)
 
 
 @dataclass(frozen=True)
@@ -234,6 +239,10 @@ def _validate(p: GiuthiBoardParams) -> None:
             f" ({' or '.join(map(str, evens))})"
         )
     _integer("seeds_per_pit", p.seeds_per_pit, giuthi.MIN_SEEDS_PER_PIT, giuthi.MAX_SEEDS_PER_PIT)
+    chamfer = p.chamfer_mm
+    if isinstance(chamfer, (int, float)) and not isinstance(chamfer, bool) and chamfer != 0 \
+            and not CHAMFER_RANGE_MM[0] <= chamfer <= CHAMFER_RANGE_MM[1]:
+        raise ParameterError(f"chamfer_mm={chamfer:g}: allowed 0 (none) or {CHAMFER_RANGE_MM[0]:g} to {CHAMFER_RANGE_MM[1]:g}")
     for name, low, high in (
         ("pit_diameter_mm", 15.0, 80.0),
         ("pit_length_mm", 15.0, 120.0),
@@ -248,13 +257,13 @@ def _validate(p: GiuthiBoardParams) -> None:
         ("margin_mm", MIN_WALL_MM, 20.0),
         ("screw_length_mm", 4.0, 40.0),
         ("pilot_ratio", PILOT_RATIO_RANGE[0], PILOT_RATIO_RANGE[1]),
-        ("hole_clearance_mm", 0.1, 0.8),
+        ("hole_clearance_mm", *HOLE_CLEARANCE_RANGE_MM),
         ("clearance_knuckle_mm", 3.0, 15.0),
         ("hinge_gap_mm", 0.2, 1.0),
         ("seam_gap_mm", 0.2, 1.0),
-        ("chamfer_mm", 0.0, 1.5),
+        ("chamfer_mm", 0.0, CHAMFER_RANGE_MM[1]),
         ("band_groove_mm", 1.5, 5.0),
-        ("seed_diameter_mm", 4.0, 25.0),
+        ("seed_diameter_mm", MIN_SEED_DIAMETER_MM, MAX_SEED_DIAMETER_MM),  # what the seed sprue accepts
         ("seed_height_mm", 2.0, 15.0),
         ("packing_factor", 0.3, 0.74),
     ):

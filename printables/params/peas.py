@@ -30,6 +30,10 @@ MARK_LENGTH_MM = 5.0
 MARK_LINE_MM = 0.15
 # With bleed, the cards of a sheet need a gutter for two bleeds and room for the marks outside.
 BLEED_EDGE_MM = MARK_OFFSET_MM + MARK_LENGTH_MM
+# A home printer cannot print within about 5 mm of the paper's edge: on a sheet of cards nothing
+# but paper lies there, so the cards and their marks stand at least this far in. Only an explicit
+# borderless sheet (for a printer that prints to the edge, or a print shop) butts them to the edge.
+SAFE_ZONE_MM = 5.0
 
 # The card's drawing convention: its top band and bottom stripe are filled with this green and run
 # to the trim (or over it by the bleed) on three sides, so the card's trim box can be read back.
@@ -79,11 +83,19 @@ def _fits(length: float, card: float, gutter: float, edge: float) -> int:
     return n
 
 
-def imposition(postcard: str, landscape: bool, paper: str, bleed: float) -> Imposition:
+def sheet_edge_mm(bleed: float, borderless: bool) -> float:
+    """The least paper between the paper's edge and a card's trim on a sheet of cards."""
+    if borderless:
+        return 0.0
+    return bleed + BLEED_EDGE_MM + SAFE_ZONE_MM
+
+
+def imposition(postcard: str, landscape: bool, paper: str, bleed: float, borderless: bool = False) -> Imposition:
     """The sheet for ``paper``: the page turned whichever way holds the most cards, never scaled.
 
-    Without bleed the cards share their cut lines and may reach the paper's edge (4 x A6 fill an
-    A4 exactly); with bleed they stand apart by two bleeds and keep room for crop marks outside.
+    The cards share their cut lines (with bleed they stand apart by two bleeds); crop marks go
+    outside them and everything stays out of the 5 mm a home printer cannot print, so 2 A6 fit an
+    A4. ``borderless`` butts the cards to the paper's edge (4 x A6 fill an A4 exactly).
     Between equal counts the page with the wider smallest margin wins.
     """
     card_w, card_h = postcard_size_mm(postcard, landscape)
@@ -92,7 +104,7 @@ def imposition(postcard: str, landscape: bool, paper: str, bleed: float) -> Impo
     if paper not in PAPER_SIZES_MM or paper not in SHEET_PAPERS:
         raise ParameterError(f"paper {paper!r}: use one of {', '.join(SHEET_PAPERS)}")
     gutter = 2 * bleed
-    edge = bleed + BLEED_EDGE_MM if bleed else 0.0
+    edge = sheet_edge_mm(bleed, borderless)
     best: tuple[tuple[int, float], Imposition] | None = None
     short, long = PAPER_SIZES_MM[paper]
     for page_w, page_h in ((short, long), (long, short)):
@@ -122,6 +134,7 @@ class PeaCard:
     bleed: float = 0.0
     pea_mm: float | None = None  # None: the largest from 14 mm down to 10 mm that fits the card
     back: bool = False
+    borderless: bool = False  # a sheet whose cards reach the paper's edge (4 x A6 on A4)
     lang: str = "en"  # en, ko or tr: the language every text of the sheet is in
 
     def __post_init__(self) -> None:
@@ -159,6 +172,14 @@ class PeaCard:
             object.__setattr__(self, "pea_mm", float(self.pea_mm))
         if not isinstance(self.back, bool):
             raise ParameterError(f"back {self.back!r}: use true or false")
+        if not isinstance(self.borderless, bool):
+            raise ParameterError(f"borderless {self.borderless!r}: use true or false")
+        if self.borderless and self.paper == "none":
+            raise ParameterError("borderless: only a sheet of cards (paper a4 or letter) can be borderless")
+        if self.borderless and self.bleed:
+            raise ParameterError(
+                f"borderless with bleed {self.bleed:g} mm: a bleed sheet keeps its crop marks outside the bleed; use one or the other"
+            )
 
     def _layout_words(self) -> str:
         if self.rows is not None or self.cols is not None:
@@ -194,10 +215,10 @@ class PeaCard:
 
     def imposition(self) -> Imposition:
         """The page and the grid of cards on it."""
-        return imposition(self.postcard, self.landscape, self.paper, self.bleed)
+        return imposition(self.postcard, self.landscape, self.paper, self.bleed, self.borderless)
 
     def file_stem(self) -> str:
-        """A file name derived from the parameters, e.g. ``peas-default-a6-4up-a4``."""
+        """A file name derived from the parameters, e.g. ``peas-default-a6-2up-a4``."""
         name = self.layout_name()
         layout = self.card_layout().normalised()
         if name is None and self.is_rectangle():
@@ -211,6 +232,8 @@ class PeaCard:
             parts.append(f"{self.pea_mm:g}mm")
         if self.paper != "none":
             parts.append(f"{self.imposition().count}up-{self.paper}")
+        if self.borderless:
+            parts.append("borderless")
         if self.bleed:
             parts.append(f"bleed{self.bleed:g}")
         if self.back:

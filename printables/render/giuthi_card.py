@@ -84,22 +84,13 @@ class PrintCard:
     parts: tuple[CardPart, ...]
     assembly: tuple[tuple[str, str], ...]
     notes: tuple[str, ...]
+    to_printer: tuple[tuple[str, str], ...] = ()
 
 
 def duration_text(seconds: int) -> str:
     """``5 h 07 min`` or ``34 min``."""
     minutes = round(seconds / 60)
     return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
-
-
-def band_path_mm(half_width_mm: float, thickness_mm: float, groove_mm: float) -> float:
-    """Length of the rubber band's path round the closed board, lying in the V grooves.
-
-    The band circles the two stacked halves across the rows; the grooves (depth half their
-    opening) sink it on every face, which shortens each side by twice the depth.
-    """
-    depth = groove_mm / 2
-    return 2 * (half_width_mm - 2 * depth) + 2 * (2 * thickness_mm - 2 * depth)
 
 
 def pick_rubber_band(path_mm: float, groove_mm: float) -> tuple[str, float, float] | None:
@@ -138,7 +129,29 @@ def _band_text(path_mm: float, groove_mm: float) -> str:
     number, length, width = band
     return (
         f"No. {number} ({length:.0f} x {width:.1f} mm laid flat, {inch_text(length)} x"
-        f" {inch_text(width)} in), round the closed board in the grooves ({path_mm:.0f} mm path)"
+        f" {inch_text(width)} in), round the closed board in the grooves ({path_mm:g} mm path)"
+    )
+
+
+def sizes_text(board) -> str:
+    """Each half as printed and the closed board, in mm (the manifest's closed size)."""
+    x, y, z = board.half_size_mm()
+    return (f"each half {x:.1f} x {y:.1f} x {z:.1f} mm as printed (hinge knuckles included);"
+            f" closed {x:.1f} x {y:.1f} x {2 * board.thickness_mm:.1f} mm")
+
+
+def to_printer_rows(profile: PrinterProfile) -> tuple[tuple[str, str], ...]:
+    """How to get the parts onto a Dremel 3D45: with PrusaSlicer, or with Dremel's or Cura's slicer."""
+    return (
+        ("PrusaSlicer", f"open a part's .3mf (beside its .stl, same name): the {profile.printer} profile comes"
+                        f" inside it. Or import {PROFILE_FILE} (File > Import > Import Config) and open the .stl."
+                        " Slice, then Export G-code."),
+        ("DigiLab or Cura", f"Dremel DigiLab 3D Slicer or Cura: choose the Dremel 3D45, open the .3mf or .stl, and"
+                            f" set {profile.layer_height_mm:g} mm layers, {profile.infill_percent} % infill,"
+                            f" {profile.material}, no supports, no raft (build plate adhesion: none or skirt)."
+                            " Slice and save the G-code."),
+        ("To the printer", "copy the G-code file to a USB stick, plug it into the 3D45's USB port and choose"
+                           " the file on the touch screen; one part (or one plate) per print."),
     )
 
 
@@ -218,6 +231,7 @@ def giuthi_print_card(
 
     assembly: list[tuple[str, str]] = []
     if board is not None:
+        assembly.append(("Sizes", sizes_text(board)))
         for side, name in (("left", "Board, left half"), ("right", "Board, right half")):
             parts.append(
                 part(name, f"{board.part_name(side)}.stl", "as in the file: flat bottom down, pits up", 1)
@@ -233,8 +247,11 @@ def giuthi_print_card(
                 + ": through the right half's hinge knuckles into the left half's pilot holes",
             )
         )
-        path = band_path_mm(board.half_width_mm, board.thickness_mm, board.band_groove_mm)
-        assembly.append(("Rubber band", _band_text(path, board.band_groove_mm)))
+        from printables.layout.giuthi_board import band_loop_mm
+
+        # The same path the manifest records (layout.giuthi_board.band_loop_mm), so card and
+        # manifest say one number.
+        assembly.append(("Rubber band", _band_text(band_loop_mm(board), board.band_groove_mm)))
     elif screw_count is not None:
         assembly.append(("Screws", f"{screw_count} self-tapping screws (see the board's parameters)"))
     copies = copies_needed(pits_per_row, seeds_per_pit, seed_count(seeds))
@@ -270,6 +287,7 @@ def giuthi_print_card(
         parts=tuple(parts),
         assembly=tuple(assembly),
         notes=notes,
+        to_printer=to_printer_rows(profile),
     )
 
 
@@ -337,6 +355,12 @@ def card_document(card: PrintCard) -> Document:
         total = "Parts marked 'not sliced': install prusa-slicer and rebuild to get their estimates"
     items.append(Text(x, y, total, 9.5, "Helvetica-Bold"))
     y += 10
+
+    if card.to_printer:
+        heading("Onto the Dremel 3D45")
+        rows, y = _key_values(card.to_printer, x, y, 32, width, 9.5)
+        items += rows
+        y += 4
 
     heading("To buy and to assemble")
     rows, y = _key_values(card.assembly, x, y, 32, width, 9.5)

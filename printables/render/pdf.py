@@ -1,13 +1,25 @@
-"""Render a layout Document to PDF bytes with reportlab (mm → points only here)."""
+"""Render a layout Document to PDF bytes with reportlab (mm → points only here).
+
+Every text is set in Noto Sans (``printables.fonts``), registered as a TrueType font, which reportlab
+embeds as a subset: no PDF names a font it does not carry.
+
+A document whose metadata holds ``print_shop`` (``bleed_mm``, ``mark_offset_mm``, ``mark_length_mm``,
+``mark_line_mm``) is one product per page, each layout page its trim plus the bleed: the renderer
+widens the paper by room for crop marks, draws the marks on the extension of each trim edge
+outside the bleed, and records the page boxes a print shop reads (TrimBox, BleedBox; the MediaBox
+is the paper with the marks).
+"""
 
 from __future__ import annotations
 
 import io
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
-from printables import __version__
-from printables.layout.primitives import Circle, Colour, Document, Line, Polygon, Rect, Text
+from printables import __version__, fonts
+from printables.layout.primitives import BLACK, Circle, Colour, Document, Line, Page, Polygon, Rect, Text, translate
 from printables.paper import mm_to_pt
 
 
@@ -38,28 +50,46 @@ def _style(c, item) -> tuple[int, int]:
     return int(stroke), int(fill)
 
 
-def _register(font: str) -> None:
-    """Register a TrueType face of ours (embedded, subset) the first time a text uses it."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+def _font(font: str) -> str:
+    """The registered (embedded) face for a layout's font name, registered with reportlab on first use."""
+    name = fonts.registered_name(font)
+    if name not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(name, str(fonts.font_file(fonts.face_of(font)))))
+    return name
 
-    from printables.i18n.fonts import font_file
 
-    if font not in pdfmetrics.getRegisteredFontNames():
-        path = font_file(font)
-        if path is not None:
-            pdfmetrics.registerFont(TTFont(font, str(path)))
+def print_shop_page(page: Page, print_shop: dict) -> tuple[Page, float, float]:
+    """The page on paper widened for crop marks, with the marks; and the margin and bleed in mm.
+
+    ``page`` is the trim plus ``bleed_mm`` on every side. Each mark lies on the extension of a trim
+    edge, from ``mark_offset_mm`` beyond the bleed to the paper's edge ``mark_length_mm`` further.
+    """
+    bleed = float(print_shop["bleed_mm"])
+    offset, length = float(print_shop["mark_offset_mm"]), float(print_shop["mark_length_mm"])
+    line = float(print_shop["mark_line_mm"])
+    margin = offset + length
+    width, height = page.width + 2 * margin, page.height + 2 * margin
+    left, right = margin + bleed, width - margin - bleed  # the trim, on the widened paper
+    top, bottom = margin + bleed, height - margin - bleed
+    marks = []
+    for x in (left, right):
+        marks += [Line(x, 0.0, x, length, BLACK, line), Line(x, height - length, x, height, BLACK, line)]
+    for y in (top, bottom):
+        marks += [Line(0.0, y, length, y, BLACK, line), Line(width - length, y, width, y, BLACK, line)]
+    return Page(width, height, translate(page.items, margin, margin) + tuple(marks)), margin, bleed
 
 
 def render_pdf(document: Document) -> bytes:
     """The PDF bytes for ``document``; identical inputs give identical bytes (invariant mode)."""
     buffer = io.BytesIO()
-    first = document.pages[0]
+    first = document.pages[0]  # the size is set again for every page
     c = rl_canvas.Canvas(
         buffer,
         pagesize=(mm_to_pt(first.width), mm_to_pt(first.height)),
         invariant=1,
         pageCompression=1,
+        initialFontName=_font("Helvetica"),  # else reportlab lists unembedded Helvetica on every page
+        initialFontSize=9,
     )
     c.setTitle(document.title)
     c.setSubject(document.subject)
@@ -68,7 +98,14 @@ def render_pdf(document: Document) -> bytes:
     c.setAuthor("printables")
     c.setViewerPreference("PrintScaling", "None")
     c.setLineCap(0)
+    print_shop = document.metadata.get("print_shop")
     for page in document.pages:
+        if print_shop:
+            page, margin, bleed = print_shop_page(page, print_shop)
+            w, h = mm_to_pt(page.width), mm_to_pt(page.height)
+            c.setBleedBox([mm_to_pt(margin), mm_to_pt(margin), w - mm_to_pt(margin), h - mm_to_pt(margin)])
+            inset = mm_to_pt(margin + bleed)
+            c.setTrimBox([inset, inset, w - inset, h - inset])
         height_pt = mm_to_pt(page.height)
         c.setPageSize((mm_to_pt(page.width), height_pt))
 
@@ -100,8 +137,7 @@ def render_pdf(document: Document) -> bytes:
                 c.drawPath(path, stroke=stroke, fill=fill if item.closed else 0)
             elif isinstance(item, Text):
                 _set_fill(c, item.colour)
-                _register(item.font)
-                c.setFont(item.font, item.size_pt)
+                c.setFont(_font(item.font), item.size_pt)
                 draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[item.anchor]
                 draw(X(item.x), Y(item.y), item.text)
             else:  # pragma: no cover - layout only makes the primitives above

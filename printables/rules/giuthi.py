@@ -28,9 +28,10 @@ from __future__ import annotations
 import enum
 import random
 import re
-from collections.abc import Iterator, Mapping, Sequence, Set
+from collections.abc import Collection, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import itemgetter
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -151,6 +152,8 @@ class Move:
 
 
 PASS = Move(())
+_PASS_ONLY = (PASS,)
+_first = itemgetter(0)
 
 # Sowing objects for every pit and direction, built once so move generation only looks them up.
 _SOWINGS: tuple[dict[int, Sowing], ...] = tuple(
@@ -201,6 +204,9 @@ def own_pits(player: int, pits_per_row: int) -> range:
 
 # ---------------------------------------------------------------------------------------------
 # State
+
+
+_tuple_new = tuple.__new__  # builds a NamedTuple from a tuple without its keyword handling
 
 
 class Position(NamedTuple):
@@ -262,7 +268,7 @@ class State:
     @property
     def position(self) -> Position:
         """The part of the state the repetition rule compares."""
-        return Position(self.pits, self.stores, self.player)
+        return _tuple_new(Position, (self.pits, self.stores, self.player))
 
     @property
     def total_seeds(self) -> int:
@@ -283,6 +289,8 @@ def initial_state(
 
 
 _NO_BOARDS: frozenset[tuple[int, ...]] = frozenset()
+_object_new = object.__new__
+_NO_POSITIONS: frozenset[Position] = frozenset()
 
 
 def _new_state(
@@ -293,10 +301,13 @@ def _new_state(
     turn_boards: frozenset[tuple[int, ...]],
 ) -> State:
     """A State built by the engine from values it already knows valid: no re-validation."""
-    state = object.__new__(State)
-    state.__dict__.update(
-        pits=pits, stores=stores, player=player, history=history, turn_boards=turn_boards
-    )
+    state = _object_new(State)
+    fields = state.__dict__
+    fields["pits"] = pits
+    fields["stores"] = stores
+    fields["player"] = player
+    fields["history"] = history
+    fields["turn_boards"] = turn_boards
     return state
 
 
@@ -474,6 +485,9 @@ def _sow(
         return outcome, captured, peak
 
 
+_SOW = _sow  # the real kernel (see _choices)
+
+
 class _Choice(NamedTuple):
     """A legal sowing at a choice point, simulated: what it does to the board."""
 
@@ -481,7 +495,11 @@ class _Choice(NamedTuple):
     again: bool  # the sowing ends in a sow-again (the player chooses once more)
     pits: tuple[int, ...]
     captured: int
-    peak: int  # most seeds any pit held during the sowing
+    peak: int  # most seeds any pit held during the sowing; NO_PEAK where not measured
+    move: Move  # the shared one-sowing Move of ``sowing`` (what legal_moves returns)
+
+
+NO_PEAK = -1  # _Choice.peak of the choices legal_moves makes: only the capacity analysis reads it
 
 
 def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
@@ -489,12 +507,142 @@ def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
     return _new(_Choice, fields)
 
 
+# Sowing paths split by direction: _PATHS[n][0][start][k] is the k pits a CCW lap from ``start``
+# sows (_STEPS[n][start][1][k]), _PATHS[n][1] the same CW, so that a relay swaps two tables.
+_PATHS = {
+    n: (tuple(s[1] for s in steps), tuple(s[-1] for s in steps)) for n, steps in _STEPS.items()
+}
+
+
+def _build_candidates(n: int, player: int) -> tuple[tuple, ...]:
+    """Every (start pit, direction, paths forward, paths back, Move) of a player's row.
+
+    Pits ascending, CCW before CW; the paths are _PATHS[n] in the sowing's direction first.
+    """
+    ccw, cw = _PATHS[n]
+    return tuple(
+        (pit, d, *((ccw, cw) if d == 1 else (cw, ccw)), _MOVES[pit][d])
+        for pit in own_pits(player, n)
+        for d in (1, -1)
+    )
+
+
+# Laps _sown runs inline per sowing; a longer chain (rare: random 2x6 games stay under 30 laps)
+# is sown again by _sow, which also watches for a loop.
+_INLINE_LAPS = range(LOOP_CHECK_AFTER_LAPS)
+
+# The one-sowing moves of _SOWINGS, same indexing: _MOVES[pit][d].
+_MOVES: tuple[dict[int, Move], ...] = tuple(
+    {d: _ONE_SOWING_MOVES[s] for d, s in by_direction.items()} for by_direction in _SOWINGS
+)
+_CANDIDATES = {
+    n: (_build_candidates(n, SOUTH), _build_candidates(n, NORTH))
+    for n in range(MIN_PITS_PER_ROW, MAX_PITS_PER_ROW + 1)
+}
+
+
 def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> list[_Choice]:
     """The legal sowings of ``player`` from ``pits``, pits ascending, CCW before CW.
 
     ``seen`` holds the boards of this turn's earlier choice points: a sow-again that brings one
-    back repeats the within-turn state and is excluded like a relay loop.
+    back repeats the within-turn state and is excluded like a relay loop. Peaks are not measured
+    (see _measured_choices).
     """
+    return [
+        _new_choice((move.sowings[0], again, tuple(board), captured, NO_PEAK, move))
+        for move, again, board, captured in _sown(pits, player, seen)
+    ]
+
+
+# What _sown returns per legal sowing: (one-sowing Move, ends in a sow-again, board after as a
+# list or tuple, seeds captured). Plain tuples: most are never chosen, so nothing more is built.
+_Sown = tuple
+
+
+def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]]) -> list[_Sown]:
+    """The legal sowings of ``player`` from ``pits`` (as _choices), each sown once: see _Sown.
+
+    This is the engine's hot loop (every candidate of every choice point), so it runs its own copy
+    of _sow's sowing inline: the same laps, relays, loop test and captures, without a call, its
+    set-up, a traced-lap branch or peak bookkeeping per candidate. tests/test_giuthi_rules.py
+    checks _sow and tests/test_giuthi_playouts.py whole games against naive sowings. If _sow has
+    been replaced (a test does that to simulate a relay loop), the candidates go through it.
+    """
+    if _sow is not _SOW:
+        return [(c.move, c.again, c.pits, c.captured) for c in _measured_choices(pits, player, seen)]
+    n = len(pits) // 2
+    size = 2 * n
+    lo = player * n
+    hi = lo + n
+    ccw = _PATHS[n][0]
+    out: list[_Sown] = []
+    for start, first, fwd, back, move in _CANDIDATES[n][player]:
+        if pits[start] < MIN_SEEDS_TO_SOW:
+            continue
+        work = list(pits)
+        pit = start
+        crossed = False
+        for _ in _INLINE_LAPS:
+            seeds = work[pit]
+            work[pit] = 0
+            if seeds < size:
+                path = fwd[pit][seeds]
+                for j in path:
+                    work[j] += 1
+                i = path[-1]
+                if not crossed:
+                    crossed = pit + seeds >= hi if fwd is ccw else pit - seeds < lo
+            else:
+                rounds, rest = divmod(seeds, size)
+                for j in range(size):
+                    work[j] += rounds
+                crossed = True
+                if rest:
+                    path = fwd[pit][rest]
+                    for j in path:
+                        work[j] += 1
+                    i = path[-1]
+                else:
+                    i = pit
+            if work[i] > 1:  # relay: lift the end pit and sow the other way
+                pit = i
+                fwd, back = back, fwd  # the direction flips
+                continue
+            captured = 0
+            if not lo <= i < hi:
+                again = False
+            elif not crossed:
+                again = True
+            else:
+                again = False
+                facing = size - 1 - i
+                if work[facing]:
+                    captured = work[facing]
+                    work[facing] = 0
+                    d = 1 if fwd is ccw else -1  # the direction of the last lap
+                    j = i + d
+                    while lo <= j < hi and not work[j] and work[size - 1 - j]:
+                        facing = size - 1 - j
+                        captured += work[facing]
+                        work[facing] = 0
+                        j += d
+            break
+        else:  # a long relay chain: _sow sows it again from the start, watching for a loop
+            work = list(pits)
+            code, captured, _ = _sow(work, start, first, player, n)
+            if code == _LOOP:
+                continue  # never ends: not a legal sowing
+            again = code == _AGAIN
+        if again:
+            work = tuple(work)
+            if work in seen:
+                continue  # brings back a board of this turn: not a legal sowing
+        out.append((move, again, work, captured))
+    return out
+
+
+def _measured_choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> list[_Choice]:
+    """_choices through _sow, one call per candidate: slower, and every peak is measured."""
     n = len(pits) // 2
     out = []
     for pit in range(player * n, (player + 1) * n):
@@ -508,7 +656,8 @@ def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> 
             after = tuple(work)
             if code == _AGAIN and after in seen:
                 continue
-            out.append(_new_choice((_SOWINGS[pit][d], code == _AGAIN, after, captured, peak)))
+            out.append(_new_choice((_SOWINGS[pit][d], code == _AGAIN, after, captured, peak,
+                                    _MOVES[pit][d])))
     return out
 
 
@@ -573,8 +722,8 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
     return state.turn_boards or frozenset((state.pits,))
 
 
-def _state_choices(state: State) -> list[_Choice]:
-    """The legal sowings of the player to move (see _choices), computed once per state.
+def _state_choices(state: State) -> list[_Sown]:
+    """The legal sowings of the player to move (see _sown), computed once per state.
 
     Only for a state whose game is not over. Kept privately in the state's ``__dict__`` (not a
     dataclass field: no effect on equality, hashing, repr or ``replace``), so legal_moves and
@@ -582,21 +731,29 @@ def _state_choices(state: State) -> list[_Choice]:
     """
     cached = state.__dict__.get("_choices")
     if cached is None:
-        cached = _choices(state.pits, state.player, _seen(state))
+        cached = _sown(state.pits, state.player, state.turn_boards or (state.pits,))
         state.__dict__["_choices"] = cached
     return cached
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """The legal next sowings as one-sowing moves, or (PASS,) if there is none; () at the end."""
-    if not state.turn_boards:
-        if _side_empty(state.pits) or state.position in state.history:
+    if not state.turn_boards:  # a turn start: the end checks of the rules (inlined: hot)
+        pits = state.pits
+        n = len(pits) // 2
+        if not any(pits[:n]) or not any(pits[n:]):
+            return ()
+        history = state.history
+        if history and _tuple_new(Position, (pits, state.stores, state.player)) in history:
             return ()
     choices = _state_choices(state)
     if choices:
-        return tuple([_ONE_SOWING_MOVES[c.sowing] for c in choices])
-    if state.turn_boards or _has_sowing(state.pits, 1 - state.player, {state.pits}):
-        return (PASS,)
+        return tuple(map(_first, choices))
+    if state.turn_boards:
+        return _PASS_ONLY
+    if _has_sowing(state.pits, 1 - state.player, {state.pits}):
+        state.__dict__["_passes"] = True  # apply may pass without asking again
+        return _PASS_ONLY
     return ()
 
 
@@ -699,24 +856,24 @@ def _play(state: State, move: Move, laps: list[Lap] | None) -> TurnTrace:
     return TurnTrace(mid_turn, tuple(laps or ()))
 
 
-def _apply_choice(state: State, choice: _Choice) -> State:
-    """The state after ``choice``, a legal sowing of ``state`` already simulated."""
+def _apply_choice(state: State, choice: _Sown) -> State:
+    """The state after ``choice``, a legal sowing of ``state`` already sown (see _sown)."""
     player = state.player
-    history = state.history if state.turn_boards else state.history | {state.position}
-    board = choice.pits
-    if not choice.again:
+    _, again, board, captured = choice
+    if captured:  # the turn ends with a capture
         stores = state.stores
-        if choice.captured:
-            stores = (
-                (stores[0] + choice.captured, stores[1])
-                if player == SOUTH
-                else (stores[0], stores[1] + choice.captured)
-            )
-            history = frozenset()  # stores only grow: no earlier position can recur
-        return _new_state(board, stores, 1 - player, history, _NO_BOARDS)
+        stores = (stores[0] + captured, stores[1]) if player == SOUTH else (stores[0], stores[1] + captured)
+        # Stores only grow, so no earlier position can recur: the history starts afresh.
+        return _new_state(tuple(board), stores, 1 - player, _NO_POSITIONS, _NO_BOARDS)
+    # The repetition rule compares positions at turn starts, so a turn's start is recorded.
+    history = state.history
+    if not state.turn_boards:
+        history = history | {_tuple_new(Position, (state.pits, state.stores, player))}
+    if not again:
+        return _new_state(tuple(board), state.stores, 1 - player, history, _NO_BOARDS)
     seen = _seen(state) | {board}
     # The continuations are needed now (does a sowing remain?) and by the next legal_moves.
-    follow = _choices(board, player, seen)
+    follow = _sown(board, player, seen)
     if not follow:
         return _new_state(board, state.stores, 1 - player, history, _NO_BOARDS)
     after = _new_state(board, state.stores, player, history, seen)
@@ -726,12 +883,15 @@ def _apply_choice(state: State, choice: _Choice) -> State:
 
 def apply(state: State, move: Move) -> State:
     """Play ``move`` and return the new state; raise IllegalMove if it is not legal."""
-    choices = state.__dict__.get("_choices")  # set by legal_moves: the game is not over
-    if choices is not None and type(move) is Move and len(move.sowings) == 1:
-        sowing = move.sowings[0]
-        for choice in choices:  # moves from legal_moves hold the very same Sowing objects
-            if choice.sowing is sowing:
+    cached = state.__dict__
+    choices = cached.get("_choices")  # set by legal_moves: the game is not over
+    if choices is not None:
+        for choice in choices:  # legal_moves returned these very Move objects
+            if choice[0] is move:
                 return _apply_choice(state, choice)
+        if move is PASS and cached.get("_passes"):  # legal_moves offered only PASS, at a turn start
+            history = state.history | {state.position}
+            return _new_state(state.pits, state.stores, 1 - state.player, history, _NO_BOARDS)
     return _play(state, move, None).state
 
 
@@ -937,7 +1097,7 @@ def _random_choice(
         if code == _LOOP or (code == _AGAIN and after in seen):
             del candidates[k]
             continue
-        return _Choice(_SOWINGS[pit][d], code == _AGAIN, after, captured, peak)
+        return _Choice(_SOWINGS[pit][d], code == _AGAIN, after, captured, peak, _MOVES[pit][d])
     return None
 
 
@@ -945,7 +1105,7 @@ def _greedy_choice(
     pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]], rng: random.Random
 ) -> _Choice | None:
     """A legal sowing capturing the most seeds right away (ties drawn uniformly), or None."""
-    choices = _choices(pits, player, seen)
+    choices = _measured_choices(pits, player, seen)
     if not choices:
         return None
     best = max(c.captured for c in choices)

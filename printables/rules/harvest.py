@@ -75,6 +75,19 @@ class HarvestState:
         return self.full_mask & ~self.occupied & ~self.coins
 
 
+def rules_summary(coins_per_turn: int, opening_coins: int = OPENING_COINS) -> str:
+    """The short rules printed on every sheet (the check reads them back from the page)."""
+    return (
+        "Each player picks a different pentomino, their harvester (circle it; + is X). "
+        f"The first player draws {opening_coins} coin{'s' if opening_coins != 1 else ''} in empty cells. Then, from the second player on, "
+        "each turn: draw your harvester inside the grid in any rotation or reflection, not overlapping any "
+        "pentomino; score 1 point per coin it covers; then draw "
+        f"{coins_per_turn} coin{'s' if coins_per_turn != 1 else ''} in empty cells (no coin, no pentomino). "
+        "Who can place must place; who cannot, passes. When everyone has passed in a row the game ends: "
+        "most coins wins, ties share the win."
+    )
+
+
 def validate_grid(width: int, height: int) -> None:
     """Raise ValueError unless ``width x height`` is a grid of at least one cell each way."""
     if width < 1 or height < 1:

@@ -113,6 +113,22 @@ FORBIDDEN_PATTERNS: tuple[Pattern, ...] = (
 )
 
 
+# The texts a board sheet prints, kept with the rules so that the check can read them back from
+# the page without importing the layout.
+RULES_SUMMARY = (
+    "Black first, then alternate: place one stone of your colour in an empty cell. No legal cell? Your turn is skipped.",
+    "Never create a hard corner or a switch. Join your two edges with orthogonal steps to win; diagonals never link.",
+)
+LEGEND_HEADING = "Never create these, in any rotation or reflection, either colour."
+LEGEND_NOTE = "× marks the stone that may not be placed."
+PATTERN_LABELS = {
+    HARD_CORNER: "Hard corner",
+    SWITCH_2X3: "Switch 2x3 / 3x2",
+    SWITCH_2X4: "Switch 2x4 / 4x2",
+}
+EDGE_KEY = (("Black joins top and bottom", True), ("White joins left and right", False))  # (caption, black swatch)
+
+
 def _normalised(cells: Iterable[tuple[int, int, str]]) -> tuple[tuple[int, int, str], ...]:
     """Cells shifted so that the smallest row and column are 0, in row-major order."""
     cells = list(cells)

@@ -1,0 +1,397 @@
+"""Preflight: what every PDF must get right to print, read back from the file alone.
+
+Run on every PDF by ``printables check`` (``check/dispatch.py``), whatever its kind:
+
+- **fonts embedded**: every font a page's resources name carries its font program (FontFile,
+  FontFile2 or FontFile3; a Type 3 font is its own glyphs). A base-14 name without a program
+  ("Helvetica") fails: every viewer would substitute its own font.
+- **glyphs**: every character on a page has a real glyph in its embedded font: the character maps
+  (ToUnicode) to a code whose glyph in the embedded TrueType program (read with fontTools) is not
+  ``.notdef`` and has an outline (spaces excepted). A character the font lacks comes out as a code
+  for U+0000 or an empty glyph, and fails.
+- **text sizes**, by the role of the page. A page is a *card* when it is postcard-sized (within
+  111.5 x 158.5 mm: A6 or 4x6 in plus a 3 mm bleed) or when the file's parameters name a
+  ``postcard`` (cards imposed on a sheet); every other page is a *sheet*.
+  The *body* size of a page is the size most of its characters are set in (the prose dominates
+  every sheet and card); it must be at least 8 pt on sheets and 7 pt on cards. Headings are larger,
+  small print (footers, captions, labels) may be smaller, but nothing anywhere is under 6 pt.
+- **safe zone**: nothing inked within 5 mm of the paper's edge on a sheet (4 mm of the trim on a
+  card-sized page, by its size alone: cards imposed on a sheet keep 5 mm from the paper), where a home printer cannot print or a cutter wanders. Exempt: background, i.e. a filled,
+  unstroked shape that reaches the edge (it is meant to run off it), and, in a file with a TrimBox,
+  the bleed (fills crossing the trim) and crop marks (thin lines wholly outside the trim). A file
+  whose parameters say ``"borderless": true`` asked for ink to the edge, and skips this check.
+  Ink is read from pdfplumber's objects: rectangles, lines and curves by their bounding boxes plus
+  half their line width, and characters by their advance width and an ink height from the baseline
+  (0.25 em below to 0.8 em above); white fills and strokes are not ink.
+- **page boxes**: a file whose parameters declare a ``bleed`` in mm, one product per page, carries
+  a TrimBox and a BleedBox on every page, TrimBox inside BleedBox inside MediaBox, the BleedBox
+  exactly the declared bleed outside the TrimBox on every side.
+
+``PREFLIGHT_PENDING`` lists the kinds whose sheets do not yet meet the text-size and safe-zone
+rules (issue #12, in progress): for them those two checks report their findings as "pending"
+without failing. Empty it to make the preflight fully strict; ``PRINTABLES_PREFLIGHT_STRICT=1`` in
+the environment does the same for one run (to try a layout against the strict rules).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pdfplumber
+from pypdf import PdfReader
+
+from printables.check.results import CheckResult
+from printables.paper import pt_to_mm
+
+# Kinds whose text sizes and safe zone are still being fixed (issue #12): reported, not failed.
+PREFLIGHT_PENDING: frozenset[str] = frozenset({"harvest", "minefield", "peas", "patchwork"})
+PENDING_CHECKS = ("text sizes", "safe zone")
+STRICT_ENV = "PRINTABLES_PREFLIGHT_STRICT"
+
+BODY_MIN_PT = {"sheet": 8.0, "card": 7.0}
+SMALLEST_PT = 6.0
+SAFE_MM = {"sheet": 5.0, "card": 4.0}
+# A card page: both sides within a postcard (A6 148 x 105 mm, 4x6 in 152.4 x 101.6 mm) plus 3 mm bleed.
+CARD_MAX_MM = (111.5, 158.5)
+EDGE_TOLERANCE_MM = 0.01  # a fill this close to the edge reaches it
+BOX_TOLERANCE_MM = 0.05
+MARK_MAX_LINE_MM = 0.3  # crop marks are hairlines
+INK_ABOVE_EM, INK_BELOW_EM = 0.8, 0.25  # a glyph's ink around its baseline, in em
+SIZE_DECIMALS = 2
+FONT_PROGRAMS = ("/FontFile", "/FontFile2", "/FontFile3")
+
+
+@dataclass(frozen=True)
+class Ink:
+    """Something inked on a page: its box in mm from the top-left, and what it is."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    what: str
+    background: bool  # filled, unstroked: colour meant to run to (or over) the edge
+    hairline: bool  # a thin straight line (a crop mark, if it lies outside the trim)
+
+
+def _params(subject: str) -> dict:
+    try:
+        value = json.loads(subject)
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _role(width_mm: float, height_mm: float, params: dict | None = None) -> str:
+    """"card" for a postcard-sized page (or, with ``params``, any page of imposed postcards), else "sheet"."""
+    short, long = sorted((width_mm, height_mm))
+    if (params is not None and "postcard" in params) or (short <= CARD_MAX_MM[0] and long <= CARD_MAX_MM[1]):
+        return "card"
+    return "sheet"
+
+
+def _is_white(colour) -> bool:
+    if colour is None:
+        return False
+    if isinstance(colour, (int, float)):
+        return float(colour) >= 0.999
+    values = tuple(colour)
+    if len(values) == 4:  # CMYK
+        return all(v <= 0.001 for v in values)
+    return bool(values) and all(float(v) >= 0.999 for v in values)
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+def _page_fonts(resources) -> list[tuple[str, object]]:
+    """(resource name, font dictionary) of a resource dictionary and its form XObjects."""
+    found = []
+    if resources is None:
+        return found
+    resources = resources.get_object()
+    fonts = resources.get("/Font")
+    if fonts is not None:
+        for name, font in fonts.get_object().items():
+            found.append((str(name), font.get_object()))
+    xobjects = resources.get("/XObject")
+    if xobjects is not None:
+        for xobject in xobjects.get_object().values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form":
+                found += _page_fonts(xobject.get("/Resources"))
+    return found
+
+
+def _descriptor(font):
+    if font.get("/Subtype") == "/Type0":
+        descendants = font.get("/DescendantFonts")
+        if descendants:
+            font = descendants.get_object()[0].get_object()
+    descriptor = font.get("/FontDescriptor")
+    return descriptor.get_object() if descriptor is not None else None
+
+
+def _base_name(font) -> str:
+    return str(font.get("/BaseFont", "(no name)")).lstrip("/")
+
+
+def _is_embedded(font) -> bool:
+    if font.get("/Subtype") == "/Type3":
+        return True
+    descriptor = _descriptor(font)
+    return descriptor is not None and any(key in descriptor for key in FONT_PROGRAMS)
+
+
+def _to_unicode(font) -> dict[int, str]:
+    """Code -> text from a simple bfchar/bfrange ToUnicode CMap."""
+    stream = font.get("/ToUnicode")
+    if stream is None:
+        return {}
+    data = stream.get_object().get_data().decode("latin-1")
+    mapping: dict[int, str] = {}
+
+    def text(hexstr: str) -> str:
+        raw = bytes.fromhex(hexstr)
+        return raw.decode("utf-16-be", errors="replace")
+
+    import re
+
+    for block in re.findall(r"beginbfchar(.*?)endbfchar", data, re.S):
+        for code, uni in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>", block):
+            mapping[int(code, 16)] = text(uni)
+    for block in re.findall(r"beginbfrange(.*?)endbfrange", data, re.S):
+        for lo, hi, uni in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
+            start = int(uni, 16)
+            for i, code in enumerate(range(int(lo, 16), int(hi, 16) + 1)):
+                mapping[code] = chr(start + i)
+    return mapping
+
+
+def _glyph_table(font) -> dict[str, bool] | None:
+    """Text -> whether its glyph in the embedded TrueType program is real, or None if not readable."""
+    descriptor = _descriptor(font)
+    if descriptor is None or "/FontFile2" not in descriptor or font.get("/Subtype") != "/TrueType":
+        return None
+    from fontTools.ttLib import TTFont
+
+    program = TTFont(io.BytesIO(descriptor["/FontFile2"].get_object().get_data()))
+    order = program.getGlyphOrder()
+    glyf = program["glyf"] if "glyf" in program else None
+    code_to_glyph: dict[int, str] = {}
+    for table in program["cmap"].tables:
+        if (table.platformID, table.platEncID) in ((1, 0), (3, 0)):
+            for code, glyph in table.cmap.items():
+                code_to_glyph.setdefault(code & 0xFF, glyph)
+    real: dict[str, bool] = {}
+    for code, chars in _to_unicode(font).items():
+        glyph = code_to_glyph.get(code)
+        ok = glyph is not None and glyph != order[0] and chars not in ("\x00", "")
+        if ok and glyf is not None and not chars.isspace():
+            ok = glyf[glyph].numberOfContours != 0
+        real[chars] = real.get(chars, False) or ok
+    return real
+
+
+def check_fonts(path: Path) -> list[CheckResult]:
+    """Every font is embedded, and every character on every page has a real glyph in its font."""
+    reader = PdfReader(str(path))
+    missing: dict[str, list[int]] = {}
+    tables: dict[tuple[int, str], dict[str, bool] | None] = {}
+    names = set()
+    for number, page in enumerate(reader.pages, 1):
+        for _, font in _page_fonts(page.get("/Resources")):
+            name = _base_name(font)
+            names.add(name)
+            if not _is_embedded(font):
+                missing.setdefault(name, []).append(number)
+            else:
+                tables[(number, name)] = _glyph_table(font)
+    embedded = CheckResult(
+        "fonts embedded", not missing,
+        "; ".join(f"{name} is not embedded (page {', '.join(map(str, pages[:3]))})" for name, pages in sorted(missing.items()))
+        or f"{len(names)} font(s), all embedded: {', '.join(sorted(names))}")
+    lacking: Counter = Counter()
+    chars = 0
+    with pdfplumber.open(str(path)) as pdf:
+        for number, page in enumerate(pdf.pages, 1):
+            for char in page.chars:
+                chars += 1
+                text = char.get("text", "")
+                if text.isspace():
+                    continue
+                table = tables.get((number, char.get("fontname", "")))
+                if text in ("\x00", "\ufffd") or (table is not None and not table.get(text, False)):
+                    lacking[(char.get("fontname", ""), text)] += 1
+    glyphs = CheckResult(
+        "glyphs", not lacking,
+        "; ".join(f"{n} character(s) {text!r} without a glyph in {font}" for (font, text), n in sorted(lacking.items())[:5])
+        or f"{chars} character(s), every one with a glyph in its embedded font")
+    return [embedded, glyphs]
+
+
+# --------------------------------------------------------------------------- sizes and ink
+
+
+def _pending(result: CheckResult, kind: str | None) -> CheckResult:
+    if result.ok or kind not in PREFLIGHT_PENDING or result.name not in PENDING_CHECKS or os.environ.get(STRICT_ENV):
+        return result
+    return CheckResult(result.name, True, f"pending (#12, not yet failed for {kind}): {result.detail}")
+
+
+def check_text_sizes(pdf, params: dict) -> CheckResult:
+    """Body text at least 8 pt on sheets and 7 pt on cards; nothing under 6 pt anywhere."""
+    problems = []
+    shown = []
+    for number, page in enumerate(pdf.pages, 1):
+        sizes = Counter(round(c["size"], SIZE_DECIMALS) for c in page.chars if not c.get("text", " ").isspace())
+        if not sizes:
+            continue
+        role = _role(pt_to_mm(page.width), pt_to_mm(page.height), params)
+        body = max(sizes.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        smallest = min(sizes)
+        shown.append(f"p{number} {role} body {body:g} pt, smallest {smallest:g} pt")
+        if body < BODY_MIN_PT[role] - 1e-6:
+            problems.append(f"page {number} ({role}): body text is {body:g} pt, at least {BODY_MIN_PT[role]:g} pt needed")
+        if smallest < SMALLEST_PT - 1e-6:
+            small = sorted({c["text"] for c in page.chars if round(c["size"], SIZE_DECIMALS) == smallest})
+            sample = "".join(small)[:12]
+            problems.append(f"page {number}: text at {smallest:g} pt ({sample!r}…), nothing under {SMALLEST_PT:g} pt")
+    return CheckResult("text sizes", not problems, "; ".join(problems[:4]) or "; ".join(shown[:4]) or "no text")
+
+
+def _inks(page) -> list[Ink]:
+    mm = pt_to_mm
+    inks = []
+    for kind, objects in (("rectangle", page.rects), ("line", page.lines), ("curve", page.curves)):
+        for o in objects:
+            stroke = bool(o.get("stroke")) and not _is_white(o.get("stroking_color"))
+            fill = bool(o.get("fill")) and not _is_white(o.get("non_stroking_color"))
+            if not (stroke or fill):
+                continue
+            pad = (o.get("linewidth") or 0) / 2 if stroke else 0.0
+            straight = kind == "line" or (kind != "rectangle" and len(o.get("pts") or ()) == 2)
+            hairline = straight and stroke and not fill and mm(o.get("linewidth") or 0) <= MARK_MAX_LINE_MM and (
+                abs(o["x1"] - o["x0"]) < 0.01 or abs(o["bottom"] - o["top"]) < 0.01)
+            inks.append(Ink(mm(o["x0"] - pad), mm(o["top"] - pad), mm(o["x1"] + pad), mm(o["bottom"] + pad),
+                            kind, fill and not stroke, hairline))
+    height = page.height
+    for c in page.chars:
+        if c.get("text", " ").isspace() or _is_white(c.get("non_stroking_color")):
+            continue
+        baseline = height - c["matrix"][5]  # from the top
+        size = c["size"]
+        inks.append(Ink(mm(c["x0"]), mm(baseline - INK_ABOVE_EM * size), mm(c["x1"]), mm(baseline + INK_BELOW_EM * size),
+                        f"text {c['text']!r}", False, False))
+    return inks
+
+
+def _boxes(reader_page) -> dict[str, tuple[float, float, float, float] | None]:
+    """MediaBox, TrimBox and BleedBox in PDF points (x0, y0, x1, y1); None where the page has none."""
+    found = {}
+    for key in ("/MediaBox", "/TrimBox", "/BleedBox"):
+        value = reader_page.get(key)
+        found[key] = tuple(float(v) for v in value.get_object()) if value is not None else None
+    return found
+
+
+def check_safe_zone(pdf, reader: PdfReader, params: dict) -> CheckResult:
+    """Nothing inked near the paper's edge (or the trim) but background, bleed and crop marks."""
+    if params.get("borderless") is True:
+        return CheckResult("safe zone", True, "skipped: the file is borderless (ink to the edge asked for)")
+    problems = []
+    counts = []
+    for number, (page, rpage) in enumerate(zip(pdf.pages, reader.pages), 1):
+        boxes = _boxes(rpage)
+        media = boxes["/MediaBox"]
+        trim = boxes["/TrimBox"] or media
+        # the trim in mm from the page's top-left, as pdfplumber measures
+        left, right = pt_to_mm(trim[0] - media[0]), pt_to_mm(trim[2] - media[0])
+        top, bottom = pt_to_mm(media[3] - trim[3]), pt_to_mm(media[3] - trim[1])
+        role = _role(right - left, bottom - top)  # the paper (or trim) itself: cards on a sheet keep 5 mm
+        safe = SAFE_MM[role]
+        bad = []
+        for ink in _inks(page):
+            outside = ink.x0 < left - EDGE_TOLERANCE_MM or ink.top < top - EDGE_TOLERANCE_MM or \
+                ink.x1 > right + EDGE_TOLERANCE_MM or ink.bottom > bottom + EDGE_TOLERANCE_MM
+            wholly_outside = ink.x1 <= left + EDGE_TOLERANCE_MM or ink.x0 >= right - EDGE_TOLERANCE_MM or \
+                ink.bottom <= top + EDGE_TOLERANCE_MM or ink.top >= bottom - EDGE_TOLERANCE_MM
+            reaches = ink.x0 <= left + EDGE_TOLERANCE_MM or ink.top <= top + EDGE_TOLERANCE_MM or \
+                ink.x1 >= right - EDGE_TOLERANCE_MM or ink.bottom >= bottom - EDGE_TOLERANCE_MM
+            if ink.background and reaches and not wholly_outside:
+                continue  # background colour running to the edge, or bleed over the trim
+            if boxes["/TrimBox"] is not None and ink.hairline and wholly_outside:
+                continue  # a crop mark
+            gap = min(ink.x0 - left, ink.top - top, right - ink.x1, bottom - ink.bottom)
+            if gap < safe - EDGE_TOLERANCE_MM:
+                where = "outside the trim" if outside and boxes["/TrimBox"] is not None else f"{max(gap, 0):.1f} mm from the edge"
+                bad.append((gap, f"{ink.what} {where} at ({ink.x0:.1f}, {ink.top:.1f}) mm"))
+        counts.append(len(bad))
+        if bad:
+            bad.sort()
+            problems.append(f"page {number} ({role}, {safe:g} mm): {len(bad)} inked object(s) in the margin, e.g. "
+                            + "; ".join(text for _, text in bad[:3]))
+    edge = "trim" if any(_boxes(p)["/TrimBox"] for p in reader.pages) else "paper edge"
+    return CheckResult("safe zone", not problems, "; ".join(problems[:3])
+                       or f"nothing but background, bleed and crop marks near the {edge} on {len(counts)} page(s)")
+
+
+def check_page_boxes(reader: PdfReader, params: dict) -> CheckResult:
+    """Bleed files: TrimBox inside BleedBox inside MediaBox, the bleed the declared mm on every side."""
+    try:
+        bleed = float(params.get("bleed") or 0.0)
+    except (TypeError, ValueError):
+        return CheckResult("page boxes", False, f"unreadable bleed {params.get('bleed')!r} in the parameters")
+    one_up = int(params.get("cards_per_page", 1) or 1) == 1
+    problems = []
+    for number, page in enumerate(reader.pages, 1):
+        boxes = _boxes(page)
+        media, trim, bleed_box = boxes["/MediaBox"], boxes["/TrimBox"], boxes["/BleedBox"]
+        if trim is None and bleed_box is None:
+            if bleed and one_up:
+                problems.append(f"page {number}: no TrimBox or BleedBox, but {bleed:g} mm bleed declared")
+            continue
+        if trim is None or bleed_box is None:
+            problems.append(f"page {number}: a {'BleedBox' if trim is None else 'TrimBox'} without a "
+                            f"{'TrimBox' if trim is None else 'BleedBox'}")
+            continue
+        tol = BOX_TOLERANCE_MM
+
+        def inside(inner, outer) -> bool:
+            return all(pt_to_mm(a - b) >= -tol for a, b in ((inner[0], outer[0]), (inner[1], outer[1]), (outer[2], inner[2]), (outer[3], inner[3])))
+
+        if not inside(trim, bleed_box):
+            problems.append(f"page {number}: the TrimBox is not inside the BleedBox")
+        if not inside(bleed_box, media):
+            problems.append(f"page {number}: the BleedBox is not inside the MediaBox")
+        sides = [pt_to_mm(v) for v in (trim[0] - bleed_box[0], trim[1] - bleed_box[1], bleed_box[2] - trim[2], bleed_box[3] - trim[3])]
+        if any(abs(s - bleed) > tol for s in sides):
+            problems.append(f"page {number}: bleed of {', '.join(f'{s:.2f}' for s in sides)} mm (left, bottom, right, top), "
+                            f"{bleed:g} mm declared")
+    boxed = sum(_boxes(page)["/TrimBox"] is not None for page in reader.pages)
+    if not problems and not boxed:
+        return CheckResult("page boxes", True, "no bleed declared; the page is the paper" if not bleed else
+                           f"{bleed:g} mm bleed on cards imposed several to a page: the page is the paper, cut at the marks")
+    return CheckResult("page boxes", not problems, "; ".join(problems[:4])
+                       or f"TrimBox inside BleedBox ({bleed:g} mm each side) inside MediaBox on {len(reader.pages)} page(s)")
+
+
+def preflight(path: Path | str, subject: str, kind: str | None) -> list[CheckResult]:
+    """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON), ``kind`` its kind."""
+    path = Path(path)
+    params = _params(subject)
+    try:
+        results = check_fonts(path)
+        reader = PdfReader(str(path))
+        with pdfplumber.open(str(path)) as pdf:
+            results.append(_pending(check_text_sizes(pdf, params), kind))
+            results.append(_pending(check_safe_zone(pdf, reader, params), kind))
+        results.append(check_page_boxes(reader, params))
+    except Exception as error:  # a file damaged in a way no check foresaw is a failed preflight, not a crash
+        return [CheckResult("preflight", False, f"{type(error).__name__}: {error}")]
+    return results

@@ -1,0 +1,257 @@
+"""The customizer's HTTP server (the standard library's ThreadingHTTPServer).
+
+It answers only local requests by default: the peer must be a loopback address and the Host header
+must name this machine (localhost, 127.0.0.1, [::1]) — the latter keeps a web page on another site
+from reaching the server through a rebound DNS name — and a form may only be posted from the
+customizer's own pages (the Origin header, when the browser sends one).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import mimetypes
+import re
+import shutil
+import socket
+import tempfile
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from printables.serve import forms, pages
+from printables.serve.jobs import Jobs
+
+STATIC = Path(__file__).resolve().parent / "static"
+LOCAL_HOST_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+MAX_FORM_BYTES = 64_000
+JOB_PATH = re.compile(r"/jobs/([0-9a-f]{16})(/.*)?")
+API_JOB_PATH = re.compile(r"/api/jobs/([0-9a-f]{16})")
+
+
+def is_loopback(address: str) -> bool:
+    """Whether an IP address is this machine's loopback."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback
+
+
+def host_name(header: str) -> str:
+    """The name in a Host header, without the port: ``[::1]:8000`` -> ``::1``."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+class CustomizerServer(ThreadingHTTPServer):
+    """The HTTP server with its jobs and who it answers."""
+
+    daemon_threads = True
+
+    def __init__(self, host: str, port: int, jobs: Jobs, *, allow_remote: bool = False):
+        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.jobs = jobs
+        self.allow_remote = allow_remote
+        self.host_names = LOCAL_HOST_NAMES | {host.lower().strip("[]")}
+        super().__init__((host, port), Handler)
+
+    @property
+    def url(self) -> str:
+        """The address to open in a browser."""
+        host, port = self.server_address[:2]
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}/"
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Routes: pages, the form posts, job status, cancel, a job's files and static assets."""
+
+    server: CustomizerServer
+    server_version = "printables-serve"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass  # quiet: the terminal shows the server's address, not every request
+
+    # -- who may ask ------------------------------------------------------------------------------
+    def refusal(self) -> str | None:
+        """Why this request is refused, or None when it comes from this machine for this server."""
+        peer = self.client_address[0]
+        if not self.server.allow_remote and not is_loopback(peer):
+            return f"refused: this customizer answers only this machine, not {peer}"
+        host = self.headers.get("Host")
+        if self.server.allow_remote:  # the user chose to serve other machines (--host 0.0.0.0)
+            return None
+        if host is None or host_name(host) not in self.server.host_names:
+            return f"refused: Host {host!r} is not this machine; open {self.server.url}"
+        origin = self.headers.get("Origin")
+        if self.command == "POST" and origin not in (None, "null"):
+            if host_name(urlsplit(origin).netloc) not in self.server.host_names:
+                return f"refused: a form posted from {origin} (only the customizer's own pages may post)"
+        return None
+
+    # -- responses --------------------------------------------------------------------------------
+    def send(self, status: int, body: bytes | str, content_type: str = "text/html; charset=utf-8",
+             headers: dict[str, str] | None = None) -> None:
+        data = body.encode("utf-8") if isinstance(body, str) else body
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("X-Frame-Options", "DENY")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def send_json(self, status: int, data: dict) -> None:
+        self.send(status, json.dumps(data), "application/json")
+
+    def redirect(self, location: str) -> None:
+        self.send(HTTPStatus.SEE_OTHER, b"", "text/plain", {"Location": location})
+
+    def not_found(self, what: str = "no such page") -> None:
+        self.send(HTTPStatus.NOT_FOUND, pages.error_page(404, what))
+
+    def send_file(self, path: Path, *, download: bool) -> None:
+        content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if path.suffix == ".stl":
+            content_type = "model/stl"
+        headers = {"Content-Disposition": f'attachment; filename="{path.name}"'} if download else {}
+        self.send(HTTPStatus.OK, path.read_bytes(), content_type, headers)
+
+    def wants_json(self) -> bool:
+        return "application/json" in self.headers.get("Accept", "")
+
+    # -- methods ----------------------------------------------------------------------------------
+    def do_HEAD(self):
+        self.do_GET()
+
+    def do_GET(self):
+        why = self.refusal()
+        if why:
+            self.send(HTTPStatus.FORBIDDEN, why, "text/plain; charset=utf-8")
+            return
+        path = unquote(urlsplit(self.path).path)
+        if path == "/":
+            self.send(HTTPStatus.OK, pages.index_page())
+        elif path.lstrip("/") in forms.KINDS:
+            self.send(HTTPStatus.OK, pages.kind_page(path.lstrip("/")))
+        elif path.startswith("/static/"):
+            self.static(path.removeprefix("/static/"))
+        elif match := API_JOB_PATH.fullmatch(path):
+            self.job_status(match.group(1))
+        elif match := JOB_PATH.fullmatch(path):
+            self.job_get(match.group(1), match.group(2) or "")
+        else:
+            self.not_found()
+
+    def do_POST(self):
+        why = self.refusal()
+        if why:
+            self.send(HTTPStatus.FORBIDDEN, why, "text/plain; charset=utf-8")
+            return
+        path = unquote(urlsplit(self.path).path)
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_FORM_BYTES:
+            self.send(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "form too large", "text/plain")
+            return
+        body = self.rfile.read(length).decode("utf-8", errors="replace")
+        if path.lstrip("/") in forms.KINDS:
+            self.submit(path.lstrip("/"), dict(parse_qsl(body, keep_blank_values=True)))
+        elif (match := JOB_PATH.fullmatch(path)) and match.group(2) == "/cancel":
+            job = self.server.jobs.cancel(match.group(1))
+            if job is None:
+                self.not_found("no such job")
+            elif self.wants_json():
+                self.send_json(HTTPStatus.OK, self.status_of(job))
+            else:
+                self.redirect(f"/jobs/{job.id}")
+        else:
+            self.not_found()
+
+    # -- handlers ---------------------------------------------------------------------------------
+    def static(self, name: str) -> None:
+        path = (STATIC / name).resolve()
+        if not path.is_relative_to(STATIC) or not path.is_file():
+            self.not_found()
+            return
+        self.send_file(path, download=False)
+
+    def submit(self, kind: str, form: dict[str, str]) -> None:
+        """A submitted form: refuse bad values field by field, else start a job."""
+        errors = forms.field_errors(kind, form)
+        if errors:
+            if self.wants_json():
+                self.send_json(HTTPStatus.BAD_REQUEST, {"field_errors": errors})
+            else:
+                self.send(HTTPStatus.BAD_REQUEST, pages.kind_page(kind, form, errors))
+            return
+        job = self.server.jobs.start(kind, forms.form_args(kind, form))
+        if self.wants_json():
+            self.send_json(HTTPStatus.ACCEPTED, {"job": job.id, "status": f"/api/jobs/{job.id}"})
+        else:
+            self.redirect(f"/jobs/{job.id}")
+
+    def status_of(self, job) -> dict:
+        data = {"job": job.id, "state": job.state, "progress": job.progress(), "finished": job.is_finished}
+        if job.is_finished:
+            data["html"] = pages.result_html(job)
+            if job.state == "refused":
+                field = forms.field_for_message(job.kind, job.error)
+                data["field_errors"] = {field: job.error} if field else {}
+                data["form_error"] = "" if field else job.error
+        return data
+
+    def job_status(self, job_id: str) -> None:
+        job = self.server.jobs.get(job_id)
+        if job is None:
+            self.send_json(HTTPStatus.NOT_FOUND, {"error": "no such job"})
+        else:
+            self.send_json(HTTPStatus.OK, self.status_of(job))
+
+    def job_get(self, job_id: str, rest: str) -> None:
+        job = self.server.jobs.get(job_id)
+        if job is None:
+            self.not_found("no such job (the server keeps the latest ones only)")
+        elif rest in ("", "/"):
+            self.send(HTTPStatus.OK, pages.job_page(job))
+        elif rest.startswith("/files/"):
+            path = job.file_path(rest.removeprefix("/files/"))
+            if path is None:
+                self.not_found("no such file in this job")
+            else:
+                self.send_file(path, download=path.suffix != ".png")
+        else:
+            self.not_found()
+
+
+def make_server(host: str = "127.0.0.1", port: int = 0, root: Path | None = None) -> CustomizerServer:
+    """A customizer server (not yet serving); jobs go to folders under ``root`` (default: a new temp dir)."""
+    root = Path(root) if root is not None else Path(tempfile.mkdtemp(prefix="printables-serve-"))
+    allow_remote = not is_loopback(host) and host not in ("localhost",)
+    return CustomizerServer(host, port, Jobs(root), allow_remote=allow_remote)
+
+
+def serve_in_thread(server: CustomizerServer) -> threading.Thread:
+    """Serve in a background thread (tests, scripts); stop with ``stop(server)``."""
+    thread = threading.Thread(target=server.serve_forever, name="printables-serve", daemon=True)
+    thread.start()
+    return thread
+
+
+def stop(server: CustomizerServer, remove_files: bool = True) -> None:
+    """Stop serving, stop every job and (by default) delete the jobs' folders."""
+    server.shutdown()
+    server.jobs.shutdown()
+    server.server_close()
+    if remove_files:
+        shutil.rmtree(server.jobs.root, ignore_errors=True)

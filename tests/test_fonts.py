@@ -1,0 +1,89 @@
+"""The one embedded font: Noto Sans found, embedded and subset in every PDF, its real metrics."""
+
+import io
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from printables import fonts
+from printables.cli import main
+from printables.layout.primitives import Document, Page, Text
+from printables.render.pdf import render_pdf
+from tests.conftest import assert_one_line_error
+
+
+def _fonts(data: bytes) -> list[dict]:
+    reader = PdfReader(io.BytesIO(data))
+    found = []
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descriptor = font.get("/FontDescriptor")
+            found.append({
+                "name": str(font["/BaseFont"]).lstrip("/"),
+                "embedded": descriptor is not None and "/FontFile2" in descriptor.get_object(),
+            })
+    return found
+
+
+def _document(*texts: Text) -> Document:
+    return Document(pages=(Page(100.0, 100.0, texts),), title="t", subject="{}", keywords="printables:test")
+
+
+def test_every_face_a_layout_names_is_embedded_as_a_noto_sans_subset():
+    data = render_pdf(_document(
+        Text(10, 10, "Çağrı ışık İzmir", font="Helvetica"),
+        Text(10, 20, "Bold ĞŞ", font="Helvetica-Bold"),
+        Text(10, 30, "Oblique ő", font="Helvetica-Oblique"),
+    ))
+    found = _fonts(data)
+    assert {f["name"].split("+", 1)[1] for f in found} == {"NotoSans-Regular", "NotoSans-Bold", "NotoSans-Italic"}
+    assert all(f["embedded"] for f in found)
+    assert all(len(f["name"].split("+")[0]) == 6 for f in found)  # subset tag: a subset, not the whole font
+
+
+def test_same_document_gives_identical_bytes():
+    doc = _document(Text(10, 10, "Breakfast Shy ğ", font="Helvetica-Bold"))
+    assert render_pdf(doc) == render_pdf(doc)
+
+
+def test_bytes_do_not_depend_on_what_was_rendered_before():
+    doc = _document(Text(10, 10, "Harvest", font="Helvetica"), Text(10, 20, "Bold", font="Helvetica-Bold"))
+    first = render_pdf(doc)
+    render_pdf(_document(Text(10, 10, "other letters: ÇĞİŞ xyz 0123456789" * 10, font="Helvetica-Bold")))
+    assert render_pdf(doc) == first
+
+
+def test_widths_are_the_embedded_fonts_own():
+    text = "Roll two dice; write each value in a pea — Çİğ"
+    for name, registered in (("Helvetica", "NotoSans"), ("Helvetica-Bold", "NotoSans-Bold")):
+        render_pdf(_document(Text(10, 10, "x", font=name)))  # registers the face with reportlab
+        assert fonts.text_width_mm(text, 10, name) == pytest.approx(stringWidth(text, registered, 10) * 25.4 / 72, rel=1e-9)
+    # Noto Sans is wider than Helvetica: a layout measuring with Helvetica would overflow
+    assert fonts.text_width_mm("mmmm", 10) > stringWidth("mmmm", "Helvetica", 10) * 25.4 / 72
+
+
+def test_turkish_and_latin_extended_have_glyphs():
+    assert fonts.has_glyph("ÇçĞğİıÖöŞşÜü ŁłŐőŽž€")
+    assert not fonts.has_glyph("한")
+
+
+def test_an_unknown_font_name_is_refused():
+    with pytest.raises(ValueError, match="font 'Comic'"):
+        fonts.face_of("Comic")
+
+
+def test_missing_font_files_are_one_line_naming_the_package(tmp_path, monkeypatch):
+    monkeypatch.setattr(fonts, "FONT_DIRS", (str(tmp_path),))
+    monkeypatch.delenv(fonts.FONT_DIR_ENV, raising=False)
+    fonts.font_file.cache_clear()
+    # a fresh face name forces the renderer to look for the file again
+    monkeypatch.setattr(fonts, "FACES", {**fonts.FACES, "regular": ("NotoSansMissingTest", "NotoSans-Regular.ttf")})
+    try:
+        result = CliRunner().invoke(main, ["harvest", "-o", str(tmp_path / "h.pdf")])
+    finally:
+        fonts.font_file.cache_clear()
+    assert_one_line_error(result, "apt-get install fonts-noto-core")
+    assert not (tmp_path / "h.pdf").exists()

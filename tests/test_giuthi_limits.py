@@ -1,0 +1,95 @@
+"""Giuthi options are refused outside what the set's own checks pass, each range stated once, in the
+option names the user typed."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from printables.cli import main
+from printables.errors import ParameterError
+from printables.params.giuthi_board import CHAMFER_RANGE_MM, HOLE_CLEARANCE_RANGE_MM, GiuthiBoardParams
+from printables.params.giuthi_seeds import SeedParams
+from conftest import assert_one_line_error
+
+
+def _giuthi(tmp_path, *args):
+    out = tmp_path / "g"
+    result = CliRunner().invoke(main, ["giuthi", *args, "-o", str(out)])
+    assert not out.exists()
+    return result
+
+
+@pytest.mark.parametrize("value", ["0.1", "0.19", "0.51", "0.8", "-0.3"])
+def test_clearance_outside_what_the_check_passes_is_refused(tmp_path, value):
+    assert_one_line_error(_giuthi(tmp_path, "--clearance", value), f"--clearance {value}: allowed 0.2 to 0.5")
+
+
+@pytest.mark.parametrize("value", ["1e-9", "0.1", "0.19", "0.6", "1.1", "-0.2"])
+def test_chamfer_is_none_or_one_printable_range(tmp_path, value):
+    start = time.monotonic()
+    result = _giuthi(tmp_path, "--chamfer", value)
+    assert_one_line_error(result, "allowed 0 (none) or 0.2 to 0.5")
+    assert result.output.startswith("Error: --chamfer ")
+    assert time.monotonic() - start < 5  # refused before any modelling (1e-9 once failed in OCP after 18 s)
+
+
+@pytest.mark.parametrize("value", ["0", "0.2", "0.5"])
+def test_chamfer_and_clearance_limits_themselves_are_accepted(value):
+    if value != "0":
+        assert GiuthiBoardParams(hole_clearance_mm=float(value)).hole_clearance_mm == float(value)
+    assert GiuthiBoardParams(chamfer_mm=float(value)).chamfer_mm == float(value)
+
+
+@pytest.mark.parametrize("value", ["3.99", "4", "5.99", "20.01", "25", "26"])
+def test_seed_diameter_has_one_range(tmp_path, value):
+    assert_one_line_error(_giuthi(tmp_path, "--seed-diameter", value), f"--seed-diameter {value}: allowed 6 to 20")
+
+
+@pytest.mark.parametrize("diameter", [5.99, 6.0, 11.0, 20.0, 20.01])
+def test_board_and_sprue_agree_on_the_seed_diameter(diameter):
+    """A seed size is accepted by the board exactly when the seed sprue can be made of it."""
+    def accepts(make) -> bool:
+        try:
+            make()
+        except ParameterError:
+            return False
+        return True
+
+    height = diameter / 2
+    board = accepts(lambda: GiuthiBoardParams(seed_diameter_mm=diameter, seed_height_mm=height))
+    sprue = accepts(lambda: SeedParams(seed_diameter_mm=diameter, seed_height_mm=height))
+    assert board == sprue == (6.0 <= diameter <= 20.0)
+
+
+@pytest.mark.parametrize("args, hint", [
+    (["--pits", "10", "--pit-diameter", "45"], "the largest that fits: --pits 8 or --pit-diameter <= 39"),
+    (["--pit-length", "90"], "--pit-length <= 69.5"),
+])
+def test_bed_fit_hints_name_options(tmp_path, args, hint):
+    result = _giuthi(tmp_path, *args)
+    assert_one_line_error(result, hint)
+    assert "_mm" not in result.output and "pits_per_row" not in result.output
+
+
+def test_help_states_the_ranges():
+    text = " ".join(CliRunner().invoke(main, ["giuthi", "--help"]).output.split())
+    assert "0 (none) or 0.2 to 0.5" in text and "0.2 to 0.5 [default: 0.3]" in text and "6 to 20" in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("changes", [
+    {"hole_clearance_mm": HOLE_CLEARANCE_RANGE_MM[0], "chamfer_mm": CHAMFER_RANGE_MM[0]},
+    {"hole_clearance_mm": HOLE_CLEARANCE_RANGE_MM[1], "chamfer_mm": CHAMFER_RANGE_MM[1]},
+    {"chamfer_mm": 0.0},
+])
+def test_a_board_at_the_limits_passes_its_own_check(tmp_path, changes):
+    cad = pytest.importorskip("printables.cad.giuthi_board")
+    from printables.check.giuthi_stl import check_board
+
+    p = GiuthiBoardParams(**changes)
+    paths = cad.write_board(p, cad.build_halves(p), tmp_path, step=False)
+    manifest = next(x for x in paths if x.suffix == ".json")
+    assert [str(r) for r in check_board(manifest) if not r.ok] == []

@@ -1,0 +1,230 @@
+"""The preflight every PDF gets in `printables check`: each check fails on a file broken its way."""
+
+import dataclasses
+import json
+
+import pytest
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas
+
+from printables import fonts
+from printables.check import preflight as pf
+from printables.check.dispatch import check_file
+from printables.layout import peas as pea_layout
+from printables.params.peas import PeaCard
+from printables.render.pdf import render_pdf
+
+A4 = (210 * mm, 297 * mm)
+A6 = (148 * mm, 105 * mm)
+
+
+def _noto() -> str:
+    if "NotoSans" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("NotoSans", str(fonts.font_file("regular"))))
+    return "NotoSans"
+
+
+def _pdf(path, draw, size=A4, subject=None, boxes=None) -> str:
+    """A one-page PDF drawn by ``draw(canvas)`` in Noto Sans unless it says otherwise."""
+    c = canvas.Canvas(str(path), pagesize=size, invariant=1, initialFontName=_noto(), initialFontSize=9)
+    c.setSubject(json.dumps(subject or {}))
+    for name, box in (boxes or {}).items():
+        getattr(c, f"set{name}")([v * mm for v in box])
+    draw(c)
+    c.showPage()
+    c.save()
+    return str(path)
+
+
+def _body(c, size_pt=9.0, x_mm=20, y_mm=40, text="Every player writes in the grid with a pencil."):
+    c.setFont(_noto(), size_pt)
+    for i in range(5):
+        c.drawString(x_mm * mm, (y_mm + i * 6) * mm, text)
+
+
+def _results(path, kind=None) -> dict:
+    from printables.check.pdf import read_metadata
+
+    return {r.name: r for r in pf.preflight(path, read_metadata(path)["subject"], kind)}
+
+
+def _failed(results: dict) -> set[str]:
+    return {name for name, r in results.items() if not r.ok}
+
+
+def test_a_good_sheet_passes_every_preflight_check(tmp_path):
+    def draw(c):
+        _body(c)
+        c.setFont(_noto(), 14)
+        c.drawString(20 * mm, 270 * mm, "A heading, Çağrı İzmir")
+        c.setFont(_noto(), 6.5)
+        c.drawString(20 * mm, 8 * mm, "small print, 6.5 pt, 8 mm from the edge")
+        c.setFillColorRGB(0.4, 0.6, 0.2)
+        c.rect(0, 287 * mm, 210 * mm, 10 * mm, stroke=0, fill=1)  # a background band run off the top
+        c.setFillGray(1)
+        c.rect(1 * mm, 1 * mm, 20 * mm, 20 * mm, stroke=0, fill=1)  # white is not ink
+
+    results = _results(_pdf(tmp_path / "good.pdf", draw))
+    assert _failed(results) == set(), [str(r) for r in results.values()]
+    assert set(results) == {"fonts embedded", "glyphs", "text sizes", "safe zone", "page boxes"}
+
+
+def test_helvetica_by_name_only_fails_fonts_embedded(tmp_path):
+    def draw(c):
+        _body(c)
+        c.setFont("Helvetica", 9)
+        c.drawString(20 * mm, 100 * mm, "Helvetica, named but not embedded")
+
+    results = _results(_pdf(tmp_path / "helvetica.pdf", draw))
+    assert _failed(results) == {"fonts embedded"}
+    assert "Helvetica is not embedded" in results["fonts embedded"].detail
+
+
+def test_a_character_missing_from_the_font_fails_glyphs(tmp_path):
+    def draw(c):
+        _body(c)
+        c.drawString(20 * mm, 100 * mm, "Korean 한 is not in Noto Sans")
+
+    results = _results(_pdf(tmp_path / "tofu.pdf", draw))
+    assert _failed(results) == {"glyphs"}
+    assert "NotoSans" in results["glyphs"].detail
+
+
+def test_text_under_six_points_fails_anywhere(tmp_path):
+    def draw(c):
+        _body(c)
+        c.setFont(_noto(), 5)
+        c.drawString(20 * mm, 100 * mm, "a 5 pt footer")
+
+    results = _results(_pdf(tmp_path / "tiny.pdf", draw))
+    assert _failed(results) == {"text sizes"}
+    assert "text at 5 pt" in results["text sizes"].detail
+
+
+def test_body_text_is_eight_points_on_sheets_and_seven_on_cards(tmp_path):
+    sheet = _results(_pdf(tmp_path / "sheet.pdf", lambda c: _body(c, 7.0)))
+    assert _failed(sheet) == {"text sizes"}
+    assert "page 1 (sheet): body text is 7 pt, at least 8 pt needed" in sheet["text sizes"].detail
+    card = _results(_pdf(tmp_path / "card.pdf", lambda c: _body(c, 7.0, y_mm=30, text="Roll two dice."), size=A6))
+    assert _failed(card) == set(), [str(r) for r in card.values()]
+    small_card = _results(_pdf(tmp_path / "card6.pdf", lambda c: _body(c, 6.5, y_mm=30, text="Roll two dice."), size=A6))
+    assert _failed(small_card) == {"text sizes"} and "(card)" in small_card["text sizes"].detail
+    # a sheet of imposed postcards is held to the card's sizes
+    imposed = _results(_pdf(tmp_path / "imposed.pdf", lambda c: _body(c, 7.0), subject={"postcard": "a6"}))
+    assert _failed(imposed) == set()
+
+
+@pytest.mark.parametrize("what", ["line", "text", "circle", "box"])
+def test_ink_two_millimetres_from_the_edge_fails_the_safe_zone(tmp_path, what):
+    def draw(c):
+        _body(c)
+        if what == "line":
+            c.line(2 * mm, 100 * mm, 2 * mm, 150 * mm)
+        elif what == "text":
+            c.setFont(_noto(), 9)
+            c.drawString(30 * mm, 2 * mm, "a footer too low")
+        elif what == "circle":
+            c.circle(105 * mm, 289 * mm, 6 * mm)  # top at 2 mm from the top edge
+        else:
+            c.setFillGray(0.5)
+            c.rect(206 * mm, 100 * mm, 2 * mm, 10 * mm, stroke=0, fill=1)  # a fill that stops short of the edge
+
+    results = _results(_pdf(tmp_path / f"{what}.pdf", draw))
+    assert _failed(results) == {"safe zone"}
+    assert "page 1 (sheet, 5 mm)" in results["safe zone"].detail
+
+
+def test_borderless_files_skip_the_safe_zone(tmp_path):
+    path = _pdf(tmp_path / "borderless.pdf", lambda c: (_body(c), c.line(1 * mm, 1 * mm, 1 * mm, 50 * mm)),
+                subject={"borderless": True})
+    results = _results(path)
+    assert results["safe zone"].ok and "borderless" in results["safe zone"].detail
+
+
+def test_a_bleed_file_without_a_trim_box_fails_page_boxes(tmp_path):
+    size = (154 * mm, 111 * mm)
+    no_boxes = _results(_pdf(tmp_path / "nobox.pdf", lambda c: _body(c, 8, x_mm=15, y_mm=30, text="Roll."), size=size,
+                             subject={"bleed": 3.0}))
+    assert _failed(no_boxes) == {"page boxes"}
+    assert "no TrimBox or BleedBox, but 3 mm bleed declared" in no_boxes["page boxes"].detail
+    wrong = _results(_pdf(tmp_path / "wrong.pdf", lambda c: _body(c, 8, x_mm=15, y_mm=30, text="Roll."), size=size,
+                          subject={"bleed": 3.0}, boxes={"TrimBox": (2, 2, 152, 109), "BleedBox": (0, 0, 154, 111)}))
+    assert _failed(wrong) == {"page boxes"} and "3 mm declared" in wrong["page boxes"].detail
+    outside = _results(_pdf(tmp_path / "outside.pdf", lambda c: _body(c, 8, x_mm=15, y_mm=30, text="Roll."), size=size,
+                            subject={"bleed": 3.0}, boxes={"TrimBox": (3, 3, 151, 108), "BleedBox": (0, 0, 160, 111)}))
+    assert "the BleedBox is not inside the MediaBox" in outside["page boxes"].detail
+    good = _results(_pdf(tmp_path / "boxed.pdf", lambda c: _body(c, 8, x_mm=15, y_mm=30, text="Roll."), size=size,
+                         subject={"bleed": 3.0}, boxes={"TrimBox": (3, 3, 151, 108), "BleedBox": (0, 0, 154, 111)}))
+    assert _failed(good) == set(), [str(r) for r in good.values()]
+
+
+def test_in_a_bleed_file_only_bleed_and_crop_marks_lie_outside_the_trim(tmp_path):
+    size = (168 * mm, 125 * mm)  # A6 trim at (10, 10) mm, 3 mm bleed, crop marks outside it
+    boxes = {"TrimBox": (10, 10, 158, 115), "BleedBox": (7, 7, 161, 118)}
+
+    def card(c, extra=None):
+        _body(c, 8, x_mm=20, y_mm=40, text="Roll two dice.")
+        c.setFillColorRGB(0.36, 0.55, 0.2)
+        c.rect(7 * mm, 100 * mm, 154 * mm, 18 * mm, stroke=0, fill=1)  # the band, over the trim by the bleed
+        c.setLineWidth(0.15 * mm)
+        for x in (10, 158):
+            c.line(x * mm, 0, x * mm, 5 * mm)
+            c.line(x * mm, 120 * mm, x * mm, 125 * mm)
+        if extra:
+            extra(c)
+
+    good = _results(_pdf(tmp_path / "shop.pdf", card, size=size, subject={"bleed": 3.0}, boxes=boxes))
+    assert _failed(good) == set(), [str(r) for r in good.values()]
+    # text in the bleed: it would be cut off
+    bad = _results(_pdf(tmp_path / "shop-bad.pdf", lambda c: card(c, lambda c: c.drawString(12 * mm, 8 * mm, "cut off")),
+                        size=size, subject={"bleed": 3.0}, boxes=boxes))
+    assert _failed(bad) == {"safe zone"}
+
+
+def test_pending_kinds_report_without_failing_until_made_strict(tmp_path, monkeypatch):
+    path = _pdf(tmp_path / "small.pdf", lambda c: _body(c, 7.0))
+    monkeypatch.setattr(pf, "PREFLIGHT_PENDING", frozenset({"harvest"}))
+    monkeypatch.delenv(pf.STRICT_ENV, raising=False)
+    pending = _results(path, "harvest")
+    assert pending["text sizes"].ok and pending["text sizes"].detail.startswith("pending (#12")
+    assert not _results(path, "minefield")["text sizes"].ok
+    monkeypatch.setenv(pf.STRICT_ENV, "1")
+    assert not _results(path, "harvest")["text sizes"].ok
+    monkeypatch.delenv(pf.STRICT_ENV)
+    monkeypatch.setattr(pf, "PREFLIGHT_PENDING", frozenset())
+    assert not _results(path, "harvest")["text sizes"].ok
+
+
+def test_fonts_and_page_boxes_are_never_pending(tmp_path, monkeypatch):
+    monkeypatch.setattr(pf, "PREFLIGHT_PENDING", frozenset({"harvest"}))
+    path = _pdf(tmp_path / "h.pdf", lambda c: (_body(c), c.setFont("Helvetica", 9), c.drawString(50, 500, "x")),
+                subject={"bleed": 3.0})
+    assert _failed(_results(path, "harvest")) == {"fonts embedded", "page boxes"}
+
+
+def test_the_print_shop_card_has_page_boxes_and_crop_marks(tmp_path):
+    document = pea_layout.layout(PeaCard(bleed=3, back=True))
+    path = tmp_path / "shop.pdf"
+    path.write_bytes(render_pdf(document))
+    results = {r.name: r for r in check_file(path)}
+    assert results["page boxes"].ok and "3 mm each side" in results["page boxes"].detail
+    assert results["crop marks"].ok and "16 crop mark(s)" in results["crop marks"].detail  # 8 a page, 2 pages
+    assert results["page size"].ok and "168x125" in results["page size"].detail
+    # the same card without what the renderer adds for a print shop: no boxes, no marks
+    bare = tmp_path / "bare.pdf"
+    bare.write_bytes(render_pdf(dataclasses.replace(document, metadata={})))
+    failed = {r.name for r in check_file(bare) if not r.ok}
+    assert {"page boxes", "page size"} <= failed
+
+
+def test_check_runs_the_preflight_on_every_pdf(tmp_path):
+    from click.testing import CliRunner
+
+    from printables.cli import main
+
+    out = tmp_path / "m.pdf"
+    assert CliRunner().invoke(main, ["minefield", "-o", str(out)]).exit_code == 0
+    names = {r.name for r in check_file(out)}
+    assert {"fonts embedded", "glyphs", "text sizes", "safe zone", "page boxes"} <= names
