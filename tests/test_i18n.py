@@ -173,3 +173,16 @@ def test_korean_pdf_embeds_a_subset_of_nanum_and_reads_back_in_korean():
     assert "\x00" not in text  # every character had a glyph
     # the same inputs give the same bytes
     assert render_sheet("peas", sheet_params("peas", {"lang": "ko", "back": True})) == data
+
+
+def test_a_word_set_letter_under_letter_is_restacked_in_the_translation():
+    """Minefield's WHITE band label stands letter under letter: its translation does too."""
+    stacked = tuple(Text(5.0, 10.0 + 3.0 * i, ch, anchor="middle", font="Helvetica-Bold") for i, ch in enumerate("WHITE"))
+    korean = [i for i in i18n.translate_items(stacked, "ko") if isinstance(i, Text)]
+    assert [(t.text, t.y) for t in korean] == [("백", 16.0)]  # one syllable, at the word's centre
+    turkish = [i for i in i18n.translate_items(stacked, "tr") if isinstance(i, Text)]
+    assert "".join(t.text for t in turkish) == "BEYAZ"
+    assert [t.y for t in turkish] == [10.0, 13.0, 16.0, 19.0, 22.0] and {t.x for t in turkish} == {5.0}
+    # letters side by side (grid labels) are not a stacked word
+    row = tuple(Text(5.0 + 3.0 * i, 10.0, ch) for i, ch in enumerate("WHITE"))
+    assert [t.text for t in i18n.translate_items(row, "ko")] == list("WHITE")

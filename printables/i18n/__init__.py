@@ -153,8 +153,38 @@ def translate_items(items, lang: str) -> tuple:
     return tuple(
         dataclasses.replace(item, text=book.translate(item.text), font=face_for(lang, item.font))
         if isinstance(item, Text) else item
-        for item in items
+        for item in _restack_vertical_words(tuple(items), book)
     )
+
+
+def _restack_vertical_words(items: tuple, book: Catalogue) -> tuple:
+    """A word set as letters one under another (Minefield's WHITE band label, no rotated text) is
+    replaced by its translation's letters, equally spaced about the same centre."""
+    from printables.layout.primitives import Text
+
+    def letter(item) -> bool:
+        return isinstance(item, Text) and len(item.text) == 1 and item.text.isascii() and item.text.isupper()
+
+    out: list = []
+    i = 0
+    while i < len(items):
+        j = i
+        while (j + 1 < len(items) and letter(items[i]) and letter(items[j + 1])
+               and items[j + 1].x == items[i].x and items[j + 1].y > items[j].y):
+            j += 1
+        run = items[i:j + 1]
+        word = "".join(t.text for t in run) if len(run) >= 3 else ""
+        if word in book.texts:
+            step = (run[-1].y - run[0].y) / (len(run) - 1)
+            centre = (run[0].y + run[-1].y) / 2
+            letters = book.texts[word].replace(" ", "")
+            out += [dataclasses.replace(run[0], y=centre + (k - (len(letters) - 1) / 2) * step, text=Translated(ch))
+                    for k, ch in enumerate(letters)]
+            i = j + 1
+        else:
+            out.append(items[i])
+            i += 1
+    return tuple(out)
 
 
 def translate_document(document, lang: str):
