@@ -55,15 +55,15 @@ def _label(path: Path) -> str:
 def _preset_halves(out: Path) -> list[Path]:
     """Build both halves of every board preset into ``out`` (one folder per preset)."""
     from printables.cad.giuthi_board import build_halves, write_board
+    from printables.models import model_params
     from printables.params.base import load_preset
-    from printables.params.giuthi_board import from_mapping
 
     paths = []
     for toml in sorted((ROOT / "models").glob("giuthi-*.toml")):
         preset = load_preset(toml)
         if preset.kind != "giuthi-board":
             continue
-        p = from_mapping(preset.params, f"{toml} [params]")
+        p = model_params(preset.kind, preset.params, f"{toml} [params]")
         folder = out / preset.name
         written = write_board(p, build_halves(p), folder, step=False)
         paths += [path for path in written if path.suffix == ".stl"]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from printables.check.results import CheckResult
 from printables.errors import ParameterError
@@ -76,12 +79,13 @@ def all_presets(explicit: Sequence[Path] = ()) -> list[Preset]:
 
 @dataclass(frozen=True)
 class Built:
-    """What building one preset produced and what its checks said."""
+    """What building one preset produced, what its checks said, and how long each step took."""
 
     preset: Preset
     paths: tuple[Path, ...]
     results: tuple[CheckResult, ...]
     checked: tuple[Path, ...] = ()
+    steps: tuple[tuple[str, float], ...] = ()  # (step, seconds) in the order first reached
 
     @property
     def ok(self) -> bool:
@@ -104,35 +108,125 @@ def validate_preset(preset: Preset) -> None:
         raise ParameterError(f"{preset.path}: unknown kind {preset.kind!r}; known kinds: {known}")
 
 
-def build_preset(preset: Preset, output: Path, progress=lambda message: None) -> Built:
+# The step a progress message starts, by how it begins (messages of build_preset and models.py);
+# another message names its step by its first word.
+STEP_OF_MESSAGE = (
+    ("building", "setup"),  # parameters, and imports such as cadquery before the first step
+    ("writing the sheet", "sheets"),
+    ("writing the rules sheet", "rules sheet"),
+    ("writing a 3MF", "3MF"),
+    ("modelling", "modelling"),
+    ("slicing", "slicing"),
+    ("rendering", "previews"),
+    ("checking", "checks"),
+    ("adding", "gallery"),
+)
+
+
+def step_of(message: str) -> str:
+    """The step a progress message starts."""
+    for start, step in STEP_OF_MESSAGE:
+        if message.startswith(start):
+            return step
+    return message.split(" ", 1)[0]
+
+
+class StepClock:
+    """Passes progress messages on and times the steps they start (wall time, per step name)."""
+
+    def __init__(self, progress) -> None:
+        self.progress = progress
+        self.times: dict[str, float] = {}
+        self.step: str | None = None
+        self.since = time.perf_counter()
+
+    def __call__(self, message: str) -> None:
+        self.stop()
+        self.step = step_of(message)
+        self.progress(message)
+
+    def stop(self) -> None:
+        """End the current step (if any) and add its time."""
+        now = time.perf_counter()
+        if self.step is not None:
+            self.times[self.step] = self.times.get(self.step, 0.0) + now - self.since
+        self.step, self.since = None, now
+
+
+def build_preset(preset: Preset, output: Path, progress=lambda message: None, *, slicer: bool = True) -> Built:
     """Build one preset into ``output/<kind>/`` and check what it wrote.
 
     A sheet is one PDF named from its parameters; a model is a folder named after the preset
-    (``output/giuthi-board/giuthi-default/``), since each holds a whole printable set.
+    (``output/giuthi-board/giuthi-default/``), since each holds a whole printable set. Without
+    ``slicer`` the PrusaSlicer steps are skipped: no time and filament on the print card, no
+    slicer checks. ``Built.steps`` holds the wall time of each step.
     """
     from printables.check.dispatch import check_file, expand
     from printables.gallery import add_to_gallery
     from printables.models import MODEL_KINDS, build_giuthi, model_params
     from printables.sheets import SHEET_KINDS, sheet_params, write_sheet
 
+    clock = StepClock(progress)
+    clock("building")
     source = f"{preset.path} [params]"
     if preset.kind in SHEET_KINDS:
         params = sheet_params(preset.kind, preset.params, source)
+        clock("writing the sheet")
         path = write_sheet(preset.kind, params, output / preset.kind / f"{params.file_stem()}.pdf")
         paths: tuple[Path, ...] = (path,)
         checked = [path]
     elif preset.kind in MODEL_KINDS:
         params = model_params(preset.kind, preset.params, source)
         folder = output / preset.kind / preset.name
-        paths = tuple(build_giuthi(params, folder, progress=progress))
+        paths = tuple(build_giuthi(params, folder, slice_parts=slicer, progress=clock))
         checked = expand(folder)
     else:
         known = ", ".join(sorted(SHEET_KINDS) + list(MODEL_KINDS))
         raise ParameterError(f"{preset.path}: unknown kind {preset.kind!r}; known kinds: {known}")
     results = []
     for path in checked:
-        progress(f"checking {path.name}")
-        results += [CheckResult(f"{path.name}: {r.name}", r.ok, r.detail) for r in check_file(path)]
+        clock(f"checking {path.name}")
+        results += [CheckResult(f"{path.name}: {r.name}", r.ok, r.detail) for r in check_file(path, slicer=slicer)]
+    clock("adding it to the gallery")
     built = Built(preset, paths, tuple(results), tuple(checked))
     add_to_gallery(built, output)  # output/index.html, the static gallery of everything built
-    return built
+    clock.stop()
+    return dataclasses.replace(built, steps=tuple(clock.times.items()))
+
+
+class PrintProgress:
+    """Progress lines on stderr, ``[i/n] name: message``; a plain object so worker processes can use it."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def __call__(self, message: str) -> None:
+        print(f"{self.prefix}: {message}", file=sys.stderr, flush=True)
+
+
+def build_presets(presets: Sequence[Preset], output: Path, *, jobs: int = 1, slicer: bool = True,
+                  progress=PrintProgress) -> Iterator[Built]:
+    """Build ``presets`` (``jobs`` at a time, in worker processes) and yield each Built in order.
+
+    Each preset writes only its own files, so the files are the same whatever ``jobs`` is; with
+    more than one job the models start first, since they take longest. ``progress(prefix)``
+    makes the progress callback of each preset.
+    """
+    from printables.models import MODEL_KINDS
+
+    count = len(presets)
+    reporters = [progress(f"[{i}/{count}] {preset.name}") for i, preset in enumerate(presets, 1)]
+    if jobs <= 1 or count <= 1:
+        for preset, report in zip(presets, reporters):
+            yield build_preset(preset, output, report, slicer=slicer)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    start_order = sorted(range(count), key=lambda k: presets[k].kind not in MODEL_KINDS)
+    pool = ProcessPoolExecutor(max_workers=min(jobs, count))
+    try:
+        futures = {k: pool.submit(build_preset, presets[k], output, reporters[k], slicer=slicer) for k in start_order}
+        for k in range(count):
+            yield futures[k].result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -48,7 +48,7 @@ def add_to_gallery(built, output: Path) -> Path:
         "previews": _previews(built, output, folder),
         "checks": [{"name": r.name, "ok": bool(r.ok), "detail": str(r.detail)} for r in built.results],
     }
-    write_atomic(folder / RECORD, json.dumps(record, indent=1, sort_keys=True, default=str).encode("utf-8"))
+    write_atomic(folder / RECORD, json.dumps(record, indent=1, default=str).encode("utf-8"))
     with _locked(output / GALLERY / ".lock"):
         index = output / INDEX
         write_atomic(index, render_index(load_records(output), output).encode("utf-8"))
@@ -172,7 +172,8 @@ def _entry(record: dict, output: Path | None) -> str:
 <h3>{escape(record['name'])}</h3><p class="description">{escape(record['description'])}</p>
 <div class="previews">{images or '<p class="none">no preview (pdftoppm is not installed)</p>'}</div>
 {verdict}
-<ul class="files">{files}</ul>
+{f'<ul class="files">{files}</ul>' if len(record["files"]) <= 4 else
+   f'<details class="files"><summary>{len(record["files"])} files</summary><ul class="files">{files}</ul></details>'}
 <details><summary>parameters</summary><table class="params">{rows}</table>
 <p class="legend">bold: set by the preset (<code>printables build {escape(record['name'])}</code>); others: defaults</p></details>
 <details{" open" if failed else ""}><summary>checks</summary><table class="checks">{check_rows}</table></details>
@@ -211,13 +212,13 @@ STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1em 2em; color: #222; background: #fafaf7; }
 h2 { border-bottom: 2px solid #2f4a1d; color: #2f4a1d; margin-top: 1.6em; }
 nav { font-size: .85em; color: #555; }
-.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(22em, 1fr)); gap: 1.5em; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(19em, 1fr)); gap: 1.2em; }
 article { background: #fff; border: 1px solid #ddd; padding: .8em 1em; }
 article h3 { margin: 0; }
 .description { color: #555; margin: .2em 0 .6em; }
 .previews { display: flex; flex-wrap: wrap; gap: .4em; align-items: flex-start; }
 .previews img { max-width: 4.5em; max-height: 6em; border: 1px solid #ccc; }
-.previews img.main { max-width: 100%; max-height: 24em; }
+.previews img.main { max-width: 100%; max-height: 16em; }
 .verdict.ok { color: #1b6e20; font-weight: 600; }
 .verdict.fail { color: #b00020; font-weight: 600; }
 .files { padding-left: 1.2em; }

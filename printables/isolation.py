@@ -8,7 +8,6 @@ missing). Both are configured here before they are imported.
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import types
@@ -28,6 +27,8 @@ def isolate_ezdxf() -> None:
     """Import ezdxf with its font cache pointed at a folder that cannot exist, quietly."""
     if "ezdxf" in sys.modules:
         return
+    import logging  # here, not at the top: every command imports this module
+
     logging.getLogger("ezdxf").setLevel(logging.ERROR)
     saved = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = NO_CACHE_DIR

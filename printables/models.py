@@ -26,11 +26,28 @@ def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameter
     """The validated parameters of a model kind; a board too small for its seeds is refused."""
     if kind != "giuthi-board":
         raise KeyError(kind)
-    board = board_from_mapping(dict(mapping), source)
+    mapping = dict(mapping)
+    if "size_mm" in mapping:
+        mapping = _sized(mapping, source)
+    board = board_from_mapping(mapping, source)
     short = capacity_shortfall(board)
     if short:
         raise ParameterError(f"{source}: {short}")
     return board
+
+
+def _sized(mapping: dict, source: str) -> dict:
+    """A mapping's ``size_mm`` ("WxH" or [W, H]) turned into the pit sizes that fill that plan."""
+    from printables.params.giuthi_board import params_for_size, parse_size
+
+    size = mapping.pop("size_mm")
+    if isinstance(size, (list, tuple)) and len(size) == 2:
+        size = f"{size[0]}x{size[1]}"
+    try:
+        width, height = parse_size(size)
+        return params_for_size(mapping, width, height)
+    except ParameterError as error:
+        raise ParameterError(f"{source}: {error}") from None
 
 
 def capacity_shortfall(board: GiuthiBoardParams) -> str | None:
@@ -54,10 +71,13 @@ def capacity_shortfall(board: GiuthiBoardParams) -> str | None:
         return None
     what = "pits" if holds_pit < need_pit else "stores"
     held, needed = (holds_pit, need_pit) if what == "pits" else (holds_store, need_store)
+    presets = [name for name, wanted in (("giuthi-9seeds", board.seeds_per_pit > 4),
+                                         ("giuthi-2x8", board.pits_per_row == 8)) if wanted]
     return (
         f"seeds_per_pit={board.seeds_per_pit}: these {what} hold {held} seeds of {board.seed_diameter_mm:g} mm but "
-        f"games with {board.seeds_per_pit} per pit need {needed} (99.9th percentile); use deeper or larger "
-        f"{what} (--pit-depth, --pit-diameter), smaller seeds, or the preset giuthi-9seeds"
+        f"games with {board.seeds_per_pit} per pit on 2x{board.pits_per_row} need {needed} (99.9th percentile);"
+        f" use deeper or larger {what} (--pit-depth with --thickness, or a --size to fill), smaller seeds"
+        + (f", or the preset {' or '.join(presets)}" if presets else "")
     )
 
 

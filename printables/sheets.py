@@ -34,9 +34,9 @@ def render_sheet(kind: str, params) -> bytes:
     from printables.render.pdf import render_pdf
 
     lang = getattr(params, "lang", "en")
-    with drawing_in(lang):
+    with drawing_in(lang) as paragraphs:
         document = _load(SHEET_KINDS[kind][1])(params)
-    return render_pdf(translate_document(document, lang))
+    return render_pdf(translate_document(document, lang, paragraphs))
 
 
 DEFAULT_OUTPUT = Path("output")

@@ -75,6 +75,8 @@ def test_readme_usage_commands_run(tmp_path, monkeypatch):
     # Giuthi's --show and --rules model nothing and run here.
     commands = [c for c in commands if c != "printables build"
                 and not (c.startswith("printables giuthi") and "--show" not in c and "--rules" not in c)]
+    # A server runs until stopped: tests/test_serve.py starts it on a free port and drives it.
+    commands = [c for c in commands if not c.startswith("printables serve")]
     assert commands, "README shows no printables commands"
     monkeypatch.chdir(tmp_path)
     for command in commands:

@@ -35,8 +35,15 @@ def test_help_names_the_parameters():
         (["--pit-depth", "nan"], "--pit-depth nan"),
         (["--screw", "m5"], "'m5'"),
         (["--preset", "nope"], "'nope'"),
-        (["--seeds", "9"], "these pits hold 32 seeds of 11 mm but games with 9 per pit need 60"),
-        (["--seeds", "6", "--pit-depth", "10"], "--seeds 6"),
+        (["--seeds", "9"], "these pits hold 31 seeds of 10.5 mm but games with 9 per pit on 2x6 need 60"),
+        (["--seeds", "6", "--thickness", "12", "--pit-depth", "10"], "--seeds 6"),
+        # Eight pits a row, 5 seeds each, on the default pits: the hint names the ways out.
+        (["--pits", "8", "--seeds", "5"], "need 39 (99.9th percentile); use deeper or larger pits (--pit-depth"
+                                          " with --thickness, or a --size to fill), smaller seeds, or the preset"
+                                          " giuthi-9seeds or giuthi-2x8"),
+        (["--size", "160x150"], "--size 160x150: a half of this board fits the 3D45 bed"),
+        (["--size", "160x145", "--pit-diameter", "30"], "give the size or the pit sizes, not both"),
+        (["--size", "big"], "--size 'big': expected WIDTHxHEIGHT in mm"),
     ],
 )
 def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, message):
@@ -49,7 +56,7 @@ def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, me
 def test_a_board_too_big_for_the_bed_is_refused_with_what_fits(tmp_path):
     result = invoke("giuthi", "--pits", "10", "--pit-diameter", "45", "-o", str(tmp_path / "g"))
     assert result.exit_code == 2
-    assert "the largest that fits: --pits 8 or --pit-diameter <= 39" in result.output
+    assert "the largest that fits: --pits 8 or --pit-diameter <= 37.5" in result.output
     assert not (tmp_path / "g").exists()
 
 
@@ -62,7 +69,7 @@ def test_an_output_folder_that_cannot_be_made_is_refused_before_modelling(tmp_pa
 
 
 def test_show_uses_the_chosen_board_and_refuses_an_impossible_one():
-    eight = invoke("giuthi", "--show", "--pits", "8", "--game-seed", "2")
+    eight = invoke("giuthi", "--show", "--preset", "giuthi-2x8", "--game-seed", "2")
     board = _boards(eight.output)[0].splitlines()
     assert eight.exit_code == 0 and board[1].startswith("North [  0]   4   4   4   4   4")
     assert board[1].count(" 4") == 8

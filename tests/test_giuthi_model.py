@@ -25,11 +25,17 @@ import trimesh
 from printables.errors import ParameterError
 from printables.check import giuthi_stl as check
 from printables.layout import giuthi_board as layout
+from printables.models import model_params
 from printables.params.giuthi_board import (
+    DEFAULT_SIZE_MM,
+    HINGE_NECK_MM,
+    HINGE_WALL_MM,
     SCREWS,
     USABLE_BED_MM,
     GiuthiBoardParams,
     from_mapping,
+    params_for_size,
+    parse_size,
     teardrop_tip_mm,
 )
 from printables.params.base import load_preset
@@ -44,6 +50,62 @@ def test_default_parameters_are_the_issue_defaults():
     assert p.chamfer_mm == 0.5
     assert p.part_name("left") == "giuthi-board-left-2x6-4seeds"
     assert p.part_name("right") == "giuthi-board-right-2x6-4seeds"
+
+
+def test_default_half_is_the_users_160_by_145_mm():
+    x, y, _ = GiuthiBoardParams().half_size_mm()
+    assert abs(x / 160.0 - 1) <= 0.04 and abs(y / 145.0 - 1) <= 0.04
+    assert (x, y) == pytest.approx(DEFAULT_SIZE_MM, abs=0.3)
+    # The defaults are what --size 160x145 derives: the size fitting and the defaults agree.
+    fitted = params_for_size({}, *DEFAULT_SIZE_MM)
+    assert (fitted["pit_diameter_mm"], fitted["pit_length_mm"]) == (35.5, 66.5)
+
+
+@pytest.mark.parametrize("text,expected", [("160x145", (160.0, 145.0)), ("200.5X120", (200.5, 120.0))])
+def test_parse_size(text, expected):
+    assert parse_size(text) == expected
+
+
+@pytest.mark.parametrize("text", ["160", "160x", "axb", "160x145x3", "-1x100", "nanx100", "infx100"])
+def test_a_malformed_size_is_refused(text):
+    with pytest.raises(ParameterError) as err:
+        parse_size(text)
+    assert "WIDTHxHEIGHT" in str(err.value) or "positive" in str(err.value)
+
+
+@pytest.mark.parametrize("size", [(160, 145), (200, 140), (140, 100), (190, 130)])
+def test_size_lays_out_pits_to_fill_the_plan(size):
+    p = GiuthiBoardParams(**params_for_size({}, *size))
+    x, y, _ = p.half_size_mm()
+    # Pit sizes are rounded down to 0.1 mm: three columns lose at most 0.3 mm, two rows 0.2.
+    assert size[0] - 0.31 <= x <= size[0] + 1e-9
+    assert size[1] - 0.21 <= y <= size[1] + 1e-9
+    assert p.store_width_mm == GiuthiBoardParams().store_width_mm  # never scaled
+
+
+def test_a_size_larger_than_the_bed_is_refused_with_what_fits():
+    with pytest.raises(ParameterError) as err:
+        params_for_size({}, 160, 150)
+    message = str(err.value)
+    assert "size_mm=160x150" in message and "98.4x42 to 245x145" in message
+
+
+def test_a_size_too_long_for_its_width_says_how_long_fits():
+    with pytest.raises(ParameterError) as err:
+        params_for_size({}, 240, 60)
+    assert "size_mm=240x60" in str(err.value) and "at most" in str(err.value)
+
+
+def test_size_and_pit_sizes_together_are_refused():
+    with pytest.raises(ParameterError) as err:
+        params_for_size({"pit_diameter_mm": 30.0}, 160, 145)
+    assert "pit_diameter_mm" in str(err.value)
+
+
+def test_a_size_whose_pits_cannot_hold_the_seeds_is_refused_naming_the_shortfall():
+    with pytest.raises(ParameterError) as err:
+        model_params("giuthi-board", {"size_mm": [120, 80]}, "giuthi")
+    assert "pits hold" in str(err.value) and "need 28" in str(err.value)
 
 
 @pytest.mark.parametrize("n", [5, 7, 9])
@@ -100,9 +162,9 @@ def test_a_board_too_big_for_the_bed_names_what_fits():
 def test_half_size_adds_up_along_the_row():
     p = GiuthiBoardParams()
     # fold face .. first pit, 3 pits with a web after each, the store, the outer margin
-    expected = p.hinge_zone_mm + 3 * (36.0 + 2.0) + 28.0 + 2.0
+    expected = p.hinge_zone_mm + 3 * (35.5 + 2.0) + 30.0 + 5.0
     assert p.half_length_mm == pytest.approx(expected)
-    assert p.half_width_mm == pytest.approx(2 + 56 + 2 + 56 + 2)
+    assert p.half_width_mm == pytest.approx(5 + 66.5 + 2 + 66.5 + 5)
     size = p.half_size_mm()
     assert size[0] <= USABLE_BED_MM[0] and size[1] <= USABLE_BED_MM[1]
 
@@ -112,14 +174,30 @@ def test_teardrop_tip_is_at_45_degrees():
     assert teardrop_tip_mm(1.0) == pytest.approx(math.sqrt(2))
 
 
-@pytest.mark.parametrize("name", ["giuthi-default", "giuthi-9seeds", "giuthi-2x8", "giuthi-travel"])
-def test_presets_load_and_validate(name):
-    from pathlib import Path
+PRESETS = ["giuthi-default", "giuthi-compact", "giuthi-9seeds", "giuthi-2x8", "giuthi-travel"]
 
+
+def _preset(name: str) -> GiuthiBoardParams:
     preset = load_preset(Path(__file__).resolve().parent.parent / "models" / f"{name}.toml")
     assert preset.kind == "giuthi-board" and preset.description
-    p = from_mapping(preset.params, f"{preset.path} [params]")
+    return model_params(preset.kind, preset.params, f"{preset.path} [params]")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_presets_load_and_validate(name):
+    p = _preset(name)
     assert p.as_dict()["pits_per_row"] in (6, 8)
+    # The plan named in each description is the half's plan.
+    preset = load_preset(Path(__file__).resolve().parent.parent / "models" / f"{name}.toml")
+    x, y, _ = p.half_size_mm()
+    assert f"{round(x):.0f} x {round(y):.0f} mm" in preset.description
+
+
+def test_the_compact_preset_is_the_earlier_smaller_plan():
+    compact, default = _preset("giuthi-compact"), GiuthiBoardParams()
+    cx, cy, _ = compact.half_size_mm()
+    dx, dy, _ = default.half_size_mm()
+    assert cx * cy < 0.8 * dx * dy
 
 
 # -- layout ---------------------------------------------------------------------------------------
@@ -156,12 +234,13 @@ def test_neighbouring_pits_keep_the_web_and_margins():
 
 
 def test_knuckles_alternate_and_notches_clear_them():
+    #   y = 0                                              y = width
+    #   [R clearance][L pilot] ..... [R middle] ..... [L pilot][R clearance]
     p = GiuthiBoardParams()
     knuckles = layout.hinge_knuckles(p)
-    for end in (0, 1):
-        near = sorted((k for k in knuckles if (k.y0 < p.half_width_mm / 2) == (end == 0)), key=lambda k: k.y0)
-        assert [k.side for k in near] == (["right", "left"] if end == 0 else ["left", "right"])
-        a, b = near
+    assert [k.side for k in knuckles] == ["right", "left", "right", "left", "right"]
+    assert [k.bore for k in knuckles] == ["clearance", "pilot", "none", "pilot", "clearance"]
+    for a, b in ((knuckles[0], knuckles[1]), (knuckles[3], knuckles[4])):
         assert b.y0 - a.y1 == pytest.approx(p.hinge_gap_mm)
     for side in layout.SIDES:
         lay = layout.half_layout(p, side)
@@ -181,8 +260,18 @@ def test_pilot_in_the_biting_half_and_clearance_in_the_turning_half():
             assert k.bore_y1 - k.bore_y0 >= 2.5 * p.screw_diameter_mm
             # Blind: a full wall closes the bore's far end (y1 at the y = 0 end, y0 at the other).
             assert max(k.y1 - k.bore_y1, k.bore_y0 - k.y0) >= 1.2 - 1e-9
-        else:
+        elif k.bore != "none":
             assert (k.bore, 2 * k.bore_radius) == ("clearance", pytest.approx(p.clearance_diameter_mm))
+
+
+@pytest.mark.parametrize("screw", sorted(SCREWS))
+def test_knuckles_are_sized_to_the_screw(screw):
+    # Plastic above the clearance bore's teardrop tip (the thinnest place round it), and the
+    # neck: what crosses the hinge line below and above the bore.
+    p = GiuthiBoardParams(screw=screw, screw_length_mm=16.0)
+    r, rc = p.knuckle_radius_mm, p.clearance_diameter_mm / 2
+    assert r - teardrop_tip_mm(rc) >= HINGE_WALL_MM - 1e-9
+    assert (r * math.sqrt(2) - rc) + (r - teardrop_tip_mm(rc)) >= HINGE_NECK_MM
 
 
 def test_knuckle_underside_runs_at_45_degrees_from_a_tangent_point():
@@ -195,63 +284,73 @@ def test_knuckle_underside_runs_at_45_degrees_from_a_tangent_point():
     assert (tx - cx) * (tx - fx) + (tz - cz) * (tz - fz) == pytest.approx(0.0, abs=1e-5)
 
 
-def _sliced_volume(width: float, length: float, depth: float, rf: float, rc: float) -> float:
-    """Volume by integrating the plan area of horizontal slices (independent of the layout's Pappus sum).
-
-    At height t above the floor the quarter-round bottom insets the plan by ``inset``: the slice is
-    the rim's rounded rectangle shrunk by it, corners of radius rc - inset.
-    """
+def _sliced_volume(width: float, length: float, depth: float) -> float:
+    """A bowl's volume by integrating the plan area of horizontal slices (independent of the
+    layout's segment-and-cap sum): at height t above the bottom the slice is a stadium of
+    half-width a = sqrt(R^2 - (R - t)^2) and length (length - width) + 2a."""
+    r = (width * width / 4 + depth * depth) / (2 * depth)
     ts = np.linspace(0, depth, 200_001)
-    inset = np.where(ts < rf, rf - np.sqrt(np.clip(rf * rf - (rf - ts) ** 2, 0, None)), 0.0)
-    w, l, r = width - 2 * inset, length - 2 * inset, rc - inset
-    area = w * l - (4 - math.pi) * r * r
+    a = np.sqrt(np.clip(r * r - (r - ts) ** 2, 0, None))
+    area = 2 * a * (length - width) + math.pi * a * a
     return float(np.sum((area[1:] + area[:-1]) / 2 * np.diff(ts)))
 
 
-@pytest.mark.parametrize("width,length,rc", [(36.0, 56.0, 18.0), (32.0, 32.0, 16.0), (40.0, 64.0, 10.0),
-                                             (30.0, 130.0, 6.0)])
-def test_cavity_volume_matches_a_numerical_integration(width, length, rc):
-    c = layout.Cavity("pit", 0, 0.0, 0.0, width, length, 12.5, 6.0, rc)
-    assert layout.cavity_volume_mm3(c) == pytest.approx(_sliced_volume(width, length, 12.5, 6.0, rc), rel=1e-4)
+@pytest.mark.parametrize("width,length,depth", [(35.5, 66.5, 8.0), (32.0, 32.0, 16.0), (40.0, 64.0, 12.0),
+                                                (30.0, 135.0, 8.0)])
+def test_cavity_volume_matches_a_numerical_integration(width, length, depth):
+    c = layout.Cavity("pit", 0, 0.0, 0.0, width, length, depth)
+    assert layout.cavity_volume_mm3(c) == pytest.approx(_sliced_volume(width, length, depth), rel=1e-4)
 
 
-def test_corner_radius_is_capped_at_half_the_width():
-    #   default 40 mm:  (  oval  )  round ends on 36 mm pits and the 28 mm store
-    #   10 mm:          [ rounded ]  on the 9-seed board's 40 x 64 mm pits
+def test_a_bowl_deeper_than_half_its_width_is_refused():
+    # Deeper than a half-round, the bowl's wall would lean in over the pit: an undercut.
+    with pytest.raises(ParameterError) as err:
+        GiuthiBoardParams(pit_diameter_mm=20.0, pit_depth_mm=10.5, thickness_mm=12.0)
+    assert "pit_depth_mm=10.5" in str(err.value) and "at most 10" in str(err.value)
+
+
+def test_side_marks_dimples_for_south_a_groove_for_north():
+    #   North's margin:  ===================   (one groove along the row)
+    #   South's margin:    .      .      .     (a dimple beside each pit)
     p = GiuthiBoardParams()
-    lay = layout.half_layout(p, "left")
-    assert all(c.corner_radius == 18.0 and c.is_oval for c in lay.pits)
-    assert lay.store.corner_radius == 14.0 and lay.store.is_oval
-    q = GiuthiBoardParams(pit_corner_radius_mm=10.0)
-    assert all(c.corner_radius == 10.0 and not c.is_oval for c in layout.half_layout(q, "left").pits)
+    for side in layout.SIDES:
+        lay = layout.half_layout(p, side)
+        dots = [m for m in lay.marks if m.kind == "dot"]
+        lines = [m for m in lay.marks if m.kind == "line"]
+        assert {m.owner for m in dots} == {layout.SOUTH} and {m.owner for m in lines} == {layout.NORTH}
+        assert sorted(m.x0 for m in dots) == sorted({c.cx for c in lay.pits})
+        assert len(lines) == 1
+        assert lines[0].x0 < min(c.cx for c in lay.pits) and lines[0].x1 > max(c.cx for c in lay.pits)
+        # In the margins, a wall from the edge and from the pits.
+        assert all(m.y - layout.DIMPLE_RADIUS_MM >= 1.2 for m in dots)
+        assert all(p.half_width_mm - m.y - layout.GROOVE_WIDTH_MM / 2 >= 1.2 for m in lines)
 
 
-def test_a_corner_tighter_than_the_rounded_bottom_is_refused():
+def test_a_margin_too_narrow_for_the_marks_is_refused():
     with pytest.raises(ParameterError) as err:
-        GiuthiBoardParams(pit_corner_radius_mm=5.0, pit_bottom_radius_mm=6.0)
-    assert "pit_corner_radius_mm=5" in str(err.value) and "at least 6" in str(err.value)
+        GiuthiBoardParams(margin_mm=3.0)
+    assert "margin_mm=3" in str(err.value) and "4.8" in str(err.value)
 
 
-@pytest.mark.parametrize("field", ["web_mm", "margin_mm"])
-def test_webs_and_margins_are_at_least_the_wall(field):
+@pytest.mark.parametrize("changes", [{"web_mm": 1.5, "wall_mm": 2.0},
+                                     {"margin_mm": 4.9, "web_mm": 5.0, "wall_mm": 5.0, "thickness_mm": 13.0}])
+def test_webs_and_margins_are_at_least_the_wall(changes):
+    field = next(iter(changes))
     with pytest.raises(ParameterError) as err:
-        GiuthiBoardParams(**{field: 1.5, "wall_mm": 2.0})
-    assert field in str(err.value) and "wall_mm=2" in str(err.value)
+        GiuthiBoardParams(**changes)
+    assert f"{field}={changes[field]:g} is thinner than wall_mm={changes['wall_mm']:g}" in str(err.value)
 
 
-@pytest.mark.parametrize("name", ["giuthi-default", "giuthi-9seeds", "giuthi-2x8", "giuthi-travel"])
+@pytest.mark.parametrize("name", PRESETS)
 def test_each_preset_holds_the_rule_core_capacity_with_a_seed_to_spare(name):
     # The presets are cut as shallow as capacity allows (every layer is print time): check by the
     # independent sliced volume that they still hold the 99.9th percentile loads, plus one seed.
-    from pathlib import Path
-
-    preset = load_preset(Path(__file__).resolve().parent.parent / "models" / f"{name}.toml")
-    p = from_mapping(preset.params)
+    p = _preset(name)
     seed_mm3, _ = check.seed_volume(p)
     lay = layout.half_layout(p, "left")
     pit, store = lay.pits[0], lay.store
     holds = [
-        check.seeds_held(_sliced_volume(c.width, c.length, c.depth, c.bottom_radius, c.corner_radius),
+        check.seeds_held(_sliced_volume(c.width, c.length, c.depth),
                          seed_mm3, p.packing_factor)
         for c in (pit, store)
     ]
@@ -294,8 +393,12 @@ def heightfield(heights: np.ndarray, cell: float = 1.0, x0: float = 0.0, y0: flo
     return mesh
 
 
-def toy_half(side: str, drop_pit: bool = False, n: int = 6) -> trimesh.Trimesh:
-    """A plain plate 12 mm thick with 2 rows of n/2 round dips and a long store dip at the outer end."""
+def toy_half(side: str, drop_pit: bool = False, n: int = 6, marks: str = "") -> trimesh.Trimesh:
+    """A plain plate 12 mm thick with 2 rows of n/2 round dips and a long store dip at the outer end.
+
+    ``marks``: "dots" adds a 0.6 mm dimple beside each South pit (y = 3), "line" a 0.6 mm groove
+    along North's row (y = 47), "dots+line" both.
+    """
     cols = n // 2
     length, width = 20.0 * cols + 30.0, 50.0
     xs, ys = np.arange(0, length + 0.5, 0.5), np.arange(0, width + 0.5, 0.5)
@@ -309,6 +412,12 @@ def toy_half(side: str, drop_pit: bool = False, n: int = 6) -> trimesh.Trimesh:
             h = np.minimum(h, np.where(r < 8.0, 4.0 + 8.0 * (r / 8.0) ** 2, 12.0))
     store = (np.abs(gx - (length - 12.0)) < 7.0) & (np.abs(gy - 25.0) < 21.0)
     h = np.where(store, 5.0, h)
+    if "dots" in marks:
+        for c in range(cols):
+            r = np.hypot(gx - (12.0 + 20.0 * c), gy - 3.0)
+            h = np.where(r < 1.2, 12.0 - 0.6 * (1 - (r / 1.2) ** 2), h)
+    if "line" in marks:
+        h = np.where((np.abs(gy - 47.0) < 0.6) & (gx > 4.0) & (gx < 20.0 * cols), 12.0 - 0.6 + np.abs(gy - 47.0), h)
     # Seal the border so every dip is closed by the plate's top (a cavity, not a notch).
     h[[0, -1], :] = 12.0
     h[:, [0, -1]] = 12.0
@@ -357,6 +466,21 @@ def toy_pair(drop_pit: bool = False) -> list:
     for side in check.SIDES:
         found += check.find_cavities(toy_half(side, drop_pit=drop_pit and side == "left", n=4))[1]
     return found
+
+
+@pytest.mark.parametrize("marks,ok", [("dots+line", True), ("dots", False), ("line", False), ("", False)])
+def test_side_marks_are_found_and_missing_ones_fail(marks, ok):
+    found, marked = [], {}
+    for side in check.SIDES:
+        cavities = check.find_cavities(toy_half(side, n=4, marks=marks))[1]
+        found_here, marked[side] = check.split_marks(cavities)
+        found += found_here
+    _, rows, why = check.classify_board(found, 4)
+    assert why == ""  # the marks are not taken for pits
+    result = check.check_side_marks(marked, rows)
+    assert result.ok == ok, result.detail
+    if "line" not in marks:
+        assert "North's side needs one groove along its row" in result.detail
 
 
 def test_a_missing_pit_fails_the_board_match():
@@ -422,6 +546,85 @@ def test_wall_thickness_of_a_tilted_plate_is_its_true_thickness():
     assert measured == pytest.approx(1.0, abs=1e-6)
 
 
+def tube(y0: float, y1: float, r_out: float, r_in: float | None, axis_z: float = 10.0) -> trimesh.Trimesh:
+    """A knuckle on the hinge axis (x = 0, z = axis_z) from y0 to y1: a tube, or a rod when r_in is None."""
+    h = y1 - y0
+    if r_in is None:
+        m = trimesh.creation.cylinder(radius=r_out, height=h, sections=96)
+    else:
+        m = trimesh.creation.annulus(r_min=r_in, r_max=r_out, height=h, sections=96)
+    # Built along z about the origin: turn it to run along +y and move it onto the axis.
+    m.apply_transform(trimesh.transformations.rotation_matrix(-math.pi / 2, [1, 0, 0]))
+    m.apply_translation([0.0, y0 + h / 2, axis_z])
+    return m
+
+
+def toy_hinge(r_out: float, order: str = "RLRLR") -> dict[str, trimesh.Trimesh]:
+    """Knuckles along the fold, R (clearance bore 2.5 mm, or none in the middle) and L (pilot 1.7 mm).
+
+    ``"RLRLR"`` is the board's hinge; ``"RLLR"`` the old one: two knuckles at each end only.
+    """
+    spans = {"RLRLR": [(0, 5), (5.4, 13.2), (60, 70), (116.8, 124.6), (125, 130)],
+             "RLLR": [(0, 5), (5.4, 13.2), (116.8, 124.6), (125, 130)]}[order]
+    parts: dict[str, list] = {"left": [], "right": []}
+    for k, (side, (y0, y1)) in enumerate(zip(order, spans)):
+        middle = 0 < k < len(order) - 1 and order[k - 1] == order[k + 1] == "L"
+        bore = None if middle else (1.25 if side == "R" else 0.85)
+        parts["right" if side == "R" else "left"].append(tube(y0, y1, r_out, bore))
+    return {side: trimesh.util.concatenate(ms) for side, ms in parts.items()}
+
+
+def test_hinge_walls_necks_and_knuckle_order_pass_on_a_hinge_sized_to_the_screw():
+    p = GiuthiBoardParams()
+    results = {r.name: r for r in check.check_hinge(toy_hinge(4.3), p)}
+    assert results["hinge walls"].ok, results["hinge walls"].detail
+    # The thinnest wall round a bore is that of the 2.5 mm clearance bore: 4.3 - 1.25.
+    assert results["hinge walls"].detail.split(": ")[1].startswith("3.05 mm")
+    assert results["hinge knuckles alternate"].ok and "5 knuckles" in results["hinge knuckles alternate"].detail
+    # A vertical ray through the axis crosses the tube's wall twice: 2 x (4.3 - 1.25) = 6.1 mm.
+    neck = float(re.search(r"thinnest neck ([0-9.]+) mm", results["hinge necks"].detail).group(1))
+    assert results["hinge necks"].ok and neck == pytest.approx(6.1, abs=0.05)
+
+
+def test_thin_knuckles_fail_the_hinge_walls_and_necks():
+    # The issue's hinge: knuckles ~6 mm across round a 2.5 mm bore leave 1.75 mm of plastic.
+    p = GiuthiBoardParams()
+    results = {r.name: r for r in check.check_hinge(toy_hinge(3.0), p)}
+    assert not results["hinge walls"].ok and "1.75 mm" in results["hinge walls"].detail
+    neck = float(re.search(r"thinnest neck ([0-9.]+) mm", results["hinge necks"].detail).group(1))
+    assert not results["hinge necks"].ok and neck == pytest.approx(3.5, abs=0.05)
+
+
+def test_two_knuckles_at_each_end_do_not_alternate():
+    p = GiuthiBoardParams()
+    results = {r.name: r for r in check.check_hinge(toy_hinge(4.3, "RLLR"), p)}
+    assert not results["hinge knuckles alternate"].ok
+    assert "right 0-5, left 6-13, left 117-125, right 125-130" in results["hinge knuckles alternate"].detail
+
+
+def test_a_short_pilot_bore_fails_the_screw_engagement():
+    p = GiuthiBoardParams()
+    meshes = toy_hinge(4.3)
+    ok = {r.name: r for r in check.check_hinge(meshes, p)}["screw engagement"]
+    assert ok.ok
+    # Pilot knuckles 4 mm long: the screw bites 3.5 mm, less than 2.5 x 2.2 mm.
+    short = {"right": meshes["right"], "left": trimesh.util.concatenate([tube(5.4, 9.4, 4.3, 0.85),
+                                                                       tube(120.6, 124.6, 4.3, 0.85)])}
+    result = {r.name: r for r in check.check_hinge(short, p)}["screw engagement"]
+    assert not result.ok and "5.5" in result.detail
+
+
+def test_the_written_profile_read_back_has_no_supports_and_3d45_speeds(tmp_path):
+    from printables.check.slicer import write_profile
+
+    text = write_profile(tmp_path / "p.ini").read_text(encoding="utf-8")
+    settings = dict(line.split(" = ", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    assert settings["support_material"] == "0"
+    limits = {"perimeter_speed": 60, "external_perimeter_speed": 40, "infill_speed": 80, "travel_speed": 150}
+    for key, limit in limits.items():
+        assert 0 < float(settings[key]) <= limit, f"{key} = {settings[key]}"
+
+
 def test_interference_and_the_fold():
     a = trimesh.creation.box(extents=(10, 10, 10))
     a.apply_translation((-5, 5, 5))
@@ -479,6 +682,8 @@ def test_default_board_files_and_every_check_pass(built):
     names = {r.name for r in results}
     for expected in ("left: solid", "right: fits bed", "pits and stores", "pit capacity", "store capacity",
                      "closed board holds all seeds", "screw holes coaxial", "halves clear folded",
+                     "hinge walls", "hinge necks", "hinge knuckles alternate", "screw engagement",
+                     "player sides marked",
                      "closes face to face", "left: overhangs", "right: walls", "left: bridges"):
         assert expected in names
 
@@ -532,7 +737,8 @@ def test_a_hole_moved_by_1_mm_fails_coaxiality(built):
     lay = layout.half_layout(p, "right")
     # Fill the right half's clearance bores and bore them again 1 mm along x.
     plugs = [cq.Workplane("XZ", origin=(0, k.bore_y0, 0)).center(0, p.thickness_mm)
-             .circle(k.bore_radius * 2.2).extrude(-(k.bore_y1 - k.bore_y0)).val() for k in lay.knuckles]
+             .circle(k.bore_radius * 2.2).extrude(-(k.bore_y1 - k.bore_y0)).val()
+             for k in lay.knuckles if k.bore != "none"]
     moved = dataclasses.replace(lay, axis_x=lay.axis_x + 1.0)
     shape = cad._screw_holes(halves["right"].fuse(*plugs).clean(), moved)
     meshes = {"left": check.load_mesh(out / "giuthi-board-left-2x6-4seeds.stl"), "right": _mesh(cad, shape)}
@@ -541,6 +747,25 @@ def test_a_hole_moved_by_1_mm_fails_coaxiality(built):
     # Two bores on the axis and two 1 mm beside it: the common axis lies halfway.
     off = float(re.search(r"worst off by ([0-9.]+) mm", results["screw holes coaxial"].detail).group(1))
     assert off == pytest.approx(0.5, abs=0.02)
+
+
+@pytest.mark.slow
+def test_a_board_built_with_too_small_knuckles_fails_the_hinge_walls_and_necks(built):
+    import printables.cad.giuthi_board as cad
+
+    p, halves, out, _ = built
+    # The turning half's knuckles at 2.6 mm round its 2.5 mm clearance bores (the layout's own
+    # radius is 4.3): 0.8 mm over the teardrop's tip, and 3.3 mm across the hinge line.
+    thin = dataclasses.replace(layout.half_layout(p, "right"), knuckle_radius=2.6)
+    meshes = {"left": check.load_mesh(out / "giuthi-board-left-2x6-4seeds.stl"),
+              "right": _mesh(cad, cad.build_half(p, "right", thin))}
+    results = {r.name: r for r in check.check_hinge(meshes, p)}
+    assert not results["hinge walls"].ok and not results["hinge necks"].ok
+    wall = float(results["hinge walls"].detail.split(": ")[1].split(" mm")[0])
+    assert wall == pytest.approx(2.6 - teardrop_tip_mm(1.25), abs=0.05)
+    good = {r.name: r for r in check.check_hinge({side: check.load_mesh(out / f"{p.part_name(side)}.stl")
+                                                   for side in layout.SIDES}, p)}
+    assert good["hinge walls"].ok and good["hinge necks"].ok
 
 
 @pytest.mark.slow
@@ -573,7 +798,6 @@ def test_an_overhanging_ledge_a_thin_fin_and_a_bump_fail(built):
 
 # -- every preset: checks and the slicer (slow) -----------------------------------------------------
 
-PRESETS = ["giuthi-default", "giuthi-9seeds", "giuthi-2x8", "giuthi-travel"]
 HALF_BUDGET_S = 6 * 3600  # the issue's aim per half, at the user's settings
 HALF_BUDGET_G = 90.0
 
@@ -581,8 +805,7 @@ HALF_BUDGET_G = 90.0
 @pytest.fixture(scope="module", params=PRESETS)
 def preset_board(request, tmp_path_factory):
     cad = pytest.importorskip("printables.cad.giuthi_board")
-    preset = load_preset(Path(__file__).resolve().parent.parent / "models" / f"{request.param}.toml")
-    p = from_mapping(preset.params)
+    p = _preset(request.param)
     out = tmp_path_factory.mktemp(request.param)
     cad.write_board(p, cad.build_halves(p), out, step=False)
     return p, out

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 from dataclasses import fields
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from printables.params.giuthi_seeds import (
     seed_count,
     seed_radius_at_mm,
     seed_volume_mm3,
+    seed_width_mm,
     sprue_size_mm,
     stl_name,
 )
@@ -82,29 +84,33 @@ def _results(results) -> dict:
 # --------------------------------------------------------------------------------------------
 
 
-def test_default_sprue_is_twelve_seeds_of_eleven_mm():
+def test_default_sprue_is_twelve_beans():
     p = SeedParams()
     assert seed_count(p) == SEEDS_PER_SPRUE == 12
-    assert (p.seed_diameter_mm, p.seed_height_mm) == (11.0, 5.5)
-    assert stl_name(p) == "giuthi-seeds-12-11mm.stl"
-    # 4 columns at 14 mm pitch, 3 rows: 3 x 14 + 11 = 53 by 2 x 14 + 11 = 39.
-    assert sprue_size_mm(p) == (53.0, 39.0, 5.5)
+    assert (p.seed_diameter_mm, seed_width_mm(p), p.seed_height_mm) == (10.5, 7.35, 4.5)
+    assert stl_name(p) == "giuthi-seeds-12-10.5x7.35x4.5mm.stl"
+    # 4 columns at 13.5 mm pitch along the rows, 3 rows at 10.35 mm: 3 x 13.5 + 10.5 = 51
+    # by 2 x 10.35 + 7.35 = 28.05.
+    assert sprue_size_mm(p) == pytest.approx((51.0, 28.05, 4.5))
 
 
-def test_hemisphere_volume_is_two_thirds_pi_r_cubed():
-    # 11 x 5.5 is a hemisphere of radius 5.5.
-    assert seed_volume_mm3(SeedParams()) == pytest.approx(2 / 3 * math.pi * 5.5**3)
+def test_bean_volume_is_half_an_ellipsoid():
+    # 10.5 x 7.35 x 4.5: semi-axes 5.25, 3.675 and 4.5.
+    assert seed_volume_mm3(SeedParams()) == pytest.approx(2 / 3 * math.pi * 5.25 * 3.675 * 4.5)
 
 
-@pytest.mark.parametrize("diameter, height", [(11.0, 4.0), (10.0, 5.0), (12.0, 3.0), (8.0, 2.5)])
-def test_cap_volume_agrees_with_stacked_discs(diameter, height):
-    p = SeedParams(seed_diameter_mm=diameter, seed_height_mm=height)
-    # Independent: integrate the cross-section area over height with thin discs (midpoint rule).
+@pytest.mark.parametrize("length, height, ratio", [(11.0, 4.0, 0.7), (10.0, 5.0, 0.6), (12.0, 3.0, 1.0), (8.0, 2.5, 0.5)])
+def test_bean_volume_agrees_with_stacked_elliptic_slices(length, height, ratio):
+    p = SeedParams(seed_diameter_mm=length, seed_height_mm=height, seed_width_ratio=ratio)
+    # Independent: integrate the slice area pi a(z) b(z) over height (midpoint rule), the
+    # semi-axes read along x and along y.
     steps = 20000
     dz = height / steps
-    total = sum(math.pi * seed_radius_at_mm(p, (k + 0.5) * dz) ** 2 * dz for k in range(steps))
+    total = sum(math.pi * seed_radius_at_mm(p, (k + 0.5) * dz, (1, 0)) * seed_radius_at_mm(p, (k + 0.5) * dz, (0, 1))
+                * dz for k in range(steps))
     assert seed_volume_mm3(p) == pytest.approx(total, rel=1e-6)
-    assert seed_radius_at_mm(p, 0.0) == pytest.approx(diameter / 2)
+    assert seed_radius_at_mm(p, 0.0, (1, 0)) == pytest.approx(length / 2)
+    assert seed_radius_at_mm(p, 0.0, (0, 1)) == pytest.approx(length * ratio / 2)
     assert seed_radius_at_mm(p, height) == pytest.approx(0.0, abs=1e-6)
 
 
@@ -135,7 +141,8 @@ def test_copies_needed_refuses_nonsense():
         ({"neck_width_mm": 0.6}, "neck_width_mm=0.6"),  # one line of a 0.4 mm nozzle
         ({"gate_height_mm": 0.2}, "gate_height_mm=0.2"),  # one layer
         ({"gate_height_mm": 1.4}, "gate_height_mm=1.4"),  # too thick to clip
-        ({"seed_height_mm": 6.0}, "seed_height_mm=6.0"),  # taller than a hemisphere: overhang
+        ({"seed_height_mm": 8.0}, "seed_height_mm=8.0"),  # taller than wide: stands on edge
+        ({"seed_width_ratio": 0.4}, "seed_width_ratio=0.4"),  # a sliver
         ({"gate_width_mm": 0.85}, "gate_width_mm=0.85"),  # narrower than its neck
         ({"seed_gap_mm": 1.0}, "seed_gap_mm=1.0"),  # no room for two necks
         ({"seed_diameter_mm": 4.0}, "seed_diameter_mm=4.0"),
@@ -152,20 +159,24 @@ def test_seed_param_error_is_a_parameter_error():
     assert issubclass(InvalidSeedParams, ParameterError)
 
 
-def test_gate_outline_necks_at_each_seed_and_starts_inside_it():
+@pytest.mark.parametrize("axis", [0, 1])
+def test_gate_outline_necks_at_each_seed_and_starts_inside_it(axis):
+    # Along a row (x) the bean's half-length 5.25 mm meets the gate, between rows (y) its half-width.
     p = SeedParams()
-    a, b = (0.0, 0.0), (14.0, 0.0)
+    half = (5.25, 3.675)[axis]
+    pitch = 2 * half + p.seed_gap_mm
+    a, b = (0.0, 0.0), ((pitch, 0.0), (0.0, pitch))[axis]
     outline = gate_outline(p, a, b)
-    ys = {abs(y) for _, y in outline}
-    assert ys == {p.neck_width_mm / 2, p.gate_width_mm / 2}
-    xs = sorted(x for x, _ in outline)
-    # Ends lie inside the dome's wall at gate height (radius there 5.467 mm for a hemisphere).
-    wall = math.sqrt(5.5**2 - 0.6**2)
-    assert xs[0] < wall and xs[-1] > 14.0 - wall
-    # The neck runs from the seed's base edge (5.5 mm) for neck_length_mm at neck width.
-    neck_points = [x for x, y in outline if abs(y) == p.neck_width_mm / 2]
-    assert pytest.approx(5.5 + p.neck_length_mm) in neck_points
-    assert pytest.approx(14.0 - 5.5 - p.neck_length_mm) in neck_points
+    along = [pt[axis] for pt in outline]
+    across = {round(abs(pt[1 - axis]), 9) for pt in outline}
+    assert across == {p.neck_width_mm / 2, p.gate_width_mm / 2}
+    # Ends lie inside the bean's wall at gate height: half-axis x sqrt(1 - (0.6 / 4.5)^2).
+    wall = half * math.sqrt(1 - (0.6 / 4.5) ** 2)
+    assert min(along) < wall and max(along) > pitch - wall
+    # The neck runs from the seed's base edge for neck_length_mm at neck width.
+    neck_points = [pt[axis] for pt in outline if abs(abs(pt[1 - axis]) - p.neck_width_mm / 2) < 1e-9]
+    assert pytest.approx(half + p.neck_length_mm) in neck_points
+    assert pytest.approx(pitch - half - p.neck_length_mm) in neck_points
 
 
 @pytest.mark.parametrize("rows, cols", [(3, 4), (2, 6), (4, 3), (1, 12), (12, 1)])
@@ -181,9 +192,12 @@ def test_gates_join_every_seed_into_one_sprue(rows, cols):
 
     for i, j in gates(p):
         parent[find(i)] = find(j)
-        # Gates only join grid neighbours, one pitch apart.
+        # Gates only join grid neighbours, one pitch apart: a bean's length plus the gap along a
+        # row, its width plus the gap between rows.
         (xi, yi), (xj, yj) = seed_centres(p)[i], seed_centres(p)[j]
-        assert math.hypot(xi - xj, yi - yj) == pytest.approx(p.seed_diameter_mm + p.seed_gap_mm)
+        along_row = yi == pytest.approx(yj)
+        pitch = (p.seed_diameter_mm if along_row else seed_width_mm(p)) + p.seed_gap_mm
+        assert math.hypot(xi - xj, yi - yj) == pytest.approx(pitch)
     assert len({find(i) for i in range(n)}) == 1
     per_seed = np.bincount(np.array(gates(p)).ravel(), minlength=n)
     assert per_seed.max() <= 3  # few cuts per seed
@@ -215,7 +229,7 @@ def sprue(tmp_path_factory) -> Path:
 
     out = tmp_path_factory.mktemp("seeds")
     paths = build_seeds(SeedParams(), out)
-    assert [p.name for p in paths] == ["giuthi-seeds-12-11mm.stl", "giuthi-seeds-12-11mm.step"]
+    assert [p.name for p in paths] == ["giuthi-seeds-12-10.5x7.35x4.5mm.stl", "giuthi-seeds-12-10.5x7.35x4.5mm.step"]
     return paths[0]
 
 
@@ -226,7 +240,7 @@ def test_default_sprue_passes_every_check(sprue):
     results = check_seed_sprue(sprue, SeedParams())
     failed = [str(r) for r in results if not r.ok]
     assert not failed, failed
-    assert len(results) == 11
+    assert len(results) == 12
 
 
 @pytest.mark.slow
@@ -299,6 +313,19 @@ def test_bad_gates_fail_their_checks(tmp_path, changes, fails, still_ok, found):
     assert [name for name in fails if results[name].ok] == []
     assert [name for name in still_ok if not results[name].ok] == []
     assert found in results[fails[0]].detail
+
+
+def test_square_seeds_fail_the_bean_shape(tmp_path):
+    from printables.check.giuthi_seeds import check_seed_sprue
+
+    # Square posts where beans should be: footprints 4.5 % smaller than their moment ellipses
+    # (a little less once the seed finder's opening has rounded their corners).
+    parts = trimesh.util.concatenate([_box((10, 7, 4.5), (20 * k, 0, 0)) for k in range(2)])
+    stl = tmp_path / "posts.stl"
+    parts.export(stl)
+    result = _results(check_seed_sprue(stl))["bean-shaped seeds"]
+    fill = float(re.search(r"footprint is ([0-9.]+)-", result.detail).group(1))
+    assert not result.ok and 0.95 <= fill <= 0.975
 
 
 def test_separate_seeds_fail_the_sprue_checks(tmp_path):
@@ -467,7 +494,7 @@ def test_seed_sprue_slices_without_support(slicer, sprue):
 
     report = slice_report(sprue)
     assert report.support_mm == 0 and not report.has_support
-    assert 27 <= report.layers <= 28  # 5.5 mm in 0.2 mm layers
+    assert 22 <= report.layers <= 23  # 4.5 mm in 0.2 mm layers
     # Small domes print solid: filament is the mesh's volume in PLA, plus a skirt and overlap.
     grams = trimesh.load_mesh(sprue).volume / 1000 * DREMEL_3D45.filament_density_g_cm3
     assert grams * 0.95 < report.filament_g < grams * 1.2
@@ -530,7 +557,7 @@ def test_card_lists_settings_parts_and_hardware(tmp_path):
     board = GiuthiBoardParams()
     estimates = {
         "giuthi-board-left-2x6-4seeds.stl": _Estimate(5 * 3600 + 7 * 60, 80.0, 26.8),
-        "giuthi-seeds-12-11mm.stl": _Estimate(34 * 60, 5.3, 1.79),
+        "giuthi-seeds-12-10.5x7.35x4.5mm.stl": _Estimate(34 * 60, 5.3, 1.79),
     }
     card = giuthi_print_card(SeedParams(), estimates, board)
     a = write_print_card(card, tmp_path / "a.pdf")
@@ -548,7 +575,7 @@ def test_card_lists_settings_parts_and_hardware(tmp_path):
         "dremel-3d45-giuthi.ini",
         "giuthi-board-left-2x6-4seeds.stl",
         "giuthi-board-right-2x6-4seeds.stl",
-        "giuthi-seeds-12-11mm.stl",
+        "giuthi-seeds-12-10.5x7.35x4.5mm.stl",
         "5 h 07 min",
         "80.0 g, 26.80 m",
         "34 min",
@@ -647,7 +674,7 @@ def test_card_says_which_part_the_slicer_supported():
     estimates = {
         "giuthi-board-left-2x6-4seeds.stl": _Estimate(3600, 80.0, 26.8, support_mm=136.0),
         "giuthi-board-right-2x6-4seeds.stl": _Estimate(3600, 80.0, 26.8),
-        "giuthi-seeds-12-11mm.stl": _Estimate(34 * 60, 5.3, 1.79),
+        "giuthi-seeds-12-10.5x7.35x4.5mm.stl": _Estimate(34 * 60, 5.3, 1.79),
     }
     supports = dict(giuthi_print_card(SeedParams(), estimates, board).settings)["Supports"]
     assert supports.startswith("NEEDED by Board, left half:")

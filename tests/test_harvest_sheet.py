@@ -82,7 +82,7 @@ def test_cell_size_is_physical(tmp_path):
         (["--cell", "3"], "cell 3 mm: use at least 5 mm"),
         (["--cell", "nan"], "cell nan"),
         (["--cell", "inf"], "cell inf"),
-        (["--grid", "1000x1000"], "largest that fits is 36x36"),
+        (["--grid", "1000x1000"], "largest that fits is 36x33"),
         (["--grid", "3x5", "--per-page", "6", "--paper", "a5"], "6 games per page do not fit a5"),
         (["--cell", "40"], "largest cell that fits"),
         (["--grid", "80x80"], "largest that fits is"),
@@ -206,3 +206,46 @@ def test_any_sheet_that_is_made_passes_its_check(tmp_path, width, height, player
     results = check_file(path)
     assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
     assert json.loads(read_pdf(path).subject)["cell_mm"] >= 5
+
+
+# --------------------------------------------------------------------------- printing at home
+
+
+def _failed(results):
+    return {r.name: r.detail for r in results if not r.ok}
+
+
+def test_grid_error_names_the_cell_size_asked_and_what_fits_at_it(tmp_path):
+    result = CliRunner().invoke(main, ["harvest", "--grid", "60x60", "--cell", "6", "-o", str(tmp_path / "x.pdf")])
+    assert_one_line_error(result, "at 6 mm cells; the largest that fits is")
+    assert "5 mm" not in result.output  # not the default minimum
+    largest = result.output.split("largest that fits is ")[1].split()[0]
+    cols, rows = map(int, largest.split("x"))
+    HarvestSheet(grid=(cols, rows), cell_mm=6)  # the grid it names is made at that cell size
+    assert layout(HarvestSheet(grid=(cols, rows), cell_mm=6)).pages
+    with pytest.raises(ParameterError):
+        layout(HarvestSheet(grid=(cols + 1, rows + 1), cell_mm=6))
+
+
+@pytest.mark.parametrize("args", [["--grid", "60x60", "--cell", "6", "--landscape"], ["--grid", "80x80", "--landscape"],
+                                  ["--grid", "8x8", "--per-page", "6", "--landscape"]])
+def test_grid_error_never_suggests_landscape_when_it_was_given(tmp_path, args):
+    result = CliRunner().invoke(main, ["harvest", *args, "-o", str(tmp_path / "x.pdf")])
+    assert result.exit_code == 2 and "landscape" in result.output  # it names the page it tried
+    assert "--landscape" not in result.output
+
+
+def test_several_games_on_a_page_have_cut_lines_between_them(tmp_path):
+    document = layout(HarvestSheet(grid=(8, 8), players=2, per_page=4))
+    path = _write(tmp_path, document, "four.pdf")
+    assert "cut lines" not in _failed(check_file(path))
+    kept = [i for i in document.pages[0].items if not (getattr(i, "dash_mm", None) and i.x1 == i.x2)]
+    results = check_file(_write(tmp_path, dataclasses.replace(document, pages=(Page(210.0, 297.0, tuple(kept)),)), "nocut.pdf"))
+    assert set(_failed(results)) == {"cut lines"} and "no cut line between the grids at x" in _failed(results)["cut lines"]
+
+
+def test_check_fails_without_the_publishers_box(tmp_path):
+    document = layout(HarvestSheet())
+    kept = [i for i in document.pages[0].items if not (hasattr(i, "text") and "Néstor Romeral Andrés" in i.text and "Design" in i.text)]
+    results = check_file(_write(tmp_path, dataclasses.replace(document, pages=(Page(210.0, 297.0, tuple(kept)),)), "nobox.pdf"))
+    assert set(_failed(results)) == {"publisher's box"}

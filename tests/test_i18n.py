@@ -24,10 +24,10 @@ from i18n_cases import sheet_cases  # noqa: E402
 CASES = sheet_cases()
 
 
-def _laid_out(kind: str, params: dict, lang: str) -> Document:
+def _laid_out(kind: str, params: dict, lang: str) -> tuple[Document, list[str]]:
     sheet = sheet_params(kind, {**params, "lang": lang})
-    with drawing_in(lang):
-        return _load(SHEET_KINDS[kind][1])(sheet)
+    with drawing_in(lang) as paragraphs:
+        return _load(SHEET_KINDS[kind][1])(sheet), paragraphs
 
 
 @pytest.mark.parametrize("lang", ["ko", "tr"])
@@ -35,11 +35,13 @@ def _laid_out(kind: str, params: dict, lang: str) -> Document:
 def test_every_text_of_every_sheet_has_a_translation(kind, params, lang):
     """When a layout's English changes, this names the text to add to the catalogue."""
     book = catalogue(lang)
-    document = _laid_out(kind, params, lang)
+    document, paragraphs = _laid_out(kind, params, lang)
     texts = [document.title] + [item.text for page in document.pages for item in page.items if isinstance(item, Text)]
-    missing = sorted({str(t) for t in texts if book.lookup(t) is None})
+    # a line the layout broke itself from a paragraph translated while drawing is covered by it
+    missing = sorted({str(t) for t in texts if book.lookup(t) is None
+                      and not any(" ".join(t.split()) in done for done in paragraphs)})
     assert not missing, f"add to printables/i18n/{lang}.toml: {missing}"
-    translated = translate_document(document, lang)
+    translated = translate_document(document, lang, paragraphs)
     faces = {item.font for page in translated.pages for item in page.items if isinstance(item, Text)}
     assert faces <= set(lang_fonts.LANG_FACES[lang]), faces
 

@@ -17,9 +17,9 @@ from printables.sheets import SHEET_KINDS, _load, sheet_params
 
 def _document(kind: str, params: dict, lang: str) -> Document:
     sheet = sheet_params(kind, {**params, "lang": lang})
-    with drawing_in(lang):
+    with drawing_in(lang) as paragraphs:
         document = _load(SHEET_KINDS[kind][1])(sheet)
-    return translate_document(document, lang)
+    return translate_document(document, lang, paragraphs)
 
 
 def _results(path) -> dict:

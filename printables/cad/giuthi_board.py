@@ -2,7 +2,8 @@
 
 Each half is built in its print orientation, which is also its place on the open board (see
 ``printables.layout.giuthi_board``), from small named steps: ``_body`` (the envelope with its
-``_chamfer``), ``_pits``, ``_stores``, ``_band_groove``, ``_hinge`` and ``_screw_holes``. The body is
+``_chamfer``), ``_pits``, ``_stores`` (bowls), ``_side_marks``, ``_band_groove``, ``_hinge`` and
+``_screw_holes``. The body is
 solid: the slicer's sparse infill hollows it, and measured with PrusaSlicer that prints faster and
 lighter than pit walls and ribs standing in a hollow drawn here (each face of such a hollow costs
 a slow outer perimeter on every layer). Booleans run serially so that the same parameters give a
@@ -21,7 +22,11 @@ from printables.fileio import write_atomic
 from printables.layout.giuthi_board import (
     SIDES,
     Cavity,
+    DIMPLE_RADIUS_MM,
+    GROOVE_WIDTH_MM,
+    MARK_DEPTH_MM,
     HalfLayout,
+    Mark,
     band_loop_mm,
     half_layout,
     hinge_knuckles,
@@ -43,23 +48,33 @@ MANIFEST_KIND = "giuthi-board"
 
 
 def _cavity(c: Cavity, top: float) -> cq.Shape:
-    """A pit or store cutter: its plan extruded from the floor to above the rim, bottom edge rounded.
+    """A pit or store cutter: a sphere swept along y (a capsule), its centre placed so it cuts a bowl.
 
-    The rounded bottom is a fillet on the cutter, made before it is cut from the board: rounding
-    the rim or the floor after the cut fails in the kernel.
+    Above the rim it is cut off by nothing: the part of the capsule above the playing surface
+    cuts air. A round pit is a sphere alone.
     """
-    floor = top - c.depth
-    wp = cq.Workplane("XY").workplane(offset=floor).center(c.cx, c.cy)
-    if c.width == c.length and c.is_oval:
-        wp = wp.circle(c.width / 2)
-    elif c.is_oval:
-        wp = wp.slot2D(c.length, c.width, angle=90)
-    else:
-        wp = wp.rect(c.width, c.length)
-    prism = wp.extrude(c.depth + ABOVE_MM)
-    if not c.is_oval:
-        prism = prism.edges("|Z").fillet(c.corner_radius)
-    return prism.faces("<Z").edges().fillet(c.bottom_radius).val()
+    r = c.radius
+    zc = top - c.depth + r
+    half = (c.length - c.width) / 2
+    parts = [cq.Solid.makeSphere(r, cq.Vector(c.cx, c.cy - half, zc), angleDegrees1=-90, angleDegrees2=90)]
+    if half > 1e-9:
+        parts.append(cq.Solid.makeSphere(r, cq.Vector(c.cx, c.cy + half, zc), angleDegrees1=-90, angleDegrees2=90))
+        parts.append(cq.Solid.makeCylinder(r, 2 * half, cq.Vector(c.cx, c.cy - half, zc), cq.Vector(0, 1, 0)))
+    return _fuse(parts)
+
+
+def _mark(m: Mark, top: float) -> cq.Shape:
+    """A dimple (a sphere cap) or a V groove with 45-degree flanks, debossed into the playing surface."""
+    d = MARK_DEPTH_MM
+    if m.kind == "dot":
+        a = DIMPLE_RADIUS_MM
+        r = (a * a + d * d) / (2 * d)
+        return cq.Solid.makeSphere(r, cq.Vector(m.x0, m.y, top - d + r), angleDegrees1=-90, angleDegrees2=90)
+    w = GROOVE_WIDTH_MM / 2
+    # Round ends in plan would need a cone; the groove stops square at both ends instead.
+    section = [(m.y - w - ABOVE_MM, top + ABOVE_MM), (m.y + w + ABOVE_MM, top + ABOVE_MM), (m.y, top - w)]
+    return (cq.Workplane("YZ", origin=(m.x0, 0, 0)).polyline(section).close()
+            .extrude(m.x1 - m.x0).val())
 
 
 def _along_y(points_xz: list, kinds: list, y0: float, y1: float) -> cq.Shape:
@@ -89,7 +104,7 @@ def _cut(shape: cq.Shape, tools: list[cq.Shape]) -> cq.Shape:
 
 
 def _chamfer(envelope: cq.Workplane, size: float, fold_x: float) -> cq.Shape:
-    """45-degree chamfer on the bed edges against elephant's foot, except along the fold face.
+    """45-degree chamfer on the bed edges (elephant's foot) and the top edges (hands), not along the fold.
 
     Where two 45-degree chamfers meet at a square corner, the corner line leans out at 35 degrees
     and PrusaSlicer supports it; the fold corners stay square for the knuckles above them (rounding
@@ -102,7 +117,7 @@ def _chamfer(envelope: cq.Workplane, size: float, fold_x: float) -> cq.Shape:
     # Filtered in the face's own edge order: cadquery's "not"/"and" selectors go through sets,
     # whose order changes from run to run and with it the chamfered solid's last bits.
     edges = [
-        e for e in envelope.faces("<Z").edges().vals()
+        e for face in (">Z", "<Z") for e in envelope.faces(face).edges().vals()
         if not (e.geomType() == "LINE" and abs(e.Center().x - fold_x) < 1e-6
                 and abs(e.endPoint().x - e.startPoint().x) < 1e-9)
     ]
@@ -126,8 +141,13 @@ def _pits(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
 
 
 def _stores(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
-    """Cut the store at the outer end."""
+    """Cut the store at the outer end: a long bowl beside both rows."""
     return _cut(shape, [_cavity(lay.store, lay.outline.z1)])
+
+
+def _side_marks(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
+    """Deboss South's dimples and North's groove into the margins along the rows."""
+    return _cut(shape, [_mark(m, lay.outline.z1) for m in lay.marks])
 
 
 def _band_groove(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
@@ -152,8 +172,14 @@ def _band_groove(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.S
 
 def _knuckle(lay: HalfLayout, p: GiuthiBoardParams, y0: float, y1: float) -> cq.Shape:
     """One knuckle: a round section over the top, a 45-degree underside where it reaches across."""
-    k = knuckle_profile(p, lay.side)
-    return _along_y([k["tangent"], k["top"], k["arc_end"], k["foot"]], ["arc", "line"], y0, y1)
+    k = knuckle_profile(p, lay.side, lay.knuckle_radius)
+    prism = _along_y([k["tangent"], k["top"], k["arc_end"], k["foot"]], ["arc", "line"], y0, y1)
+    if k["foot"][1] >= 0:
+        return prism
+    # On a thin board the underside runs into the bed: the knuckle stops at the bed like the body.
+    r = lay.knuckle_radius
+    below = cq.Solid.makeBox(4 * r, y1 - y0 + 2, 4 * r, cq.Vector(-2 * r, y0 - 1, -4 * r))
+    return _cut(prism, [below])
 
 
 def _hinge(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
@@ -173,17 +199,23 @@ def _screw_holes(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
     """Teardrop bores along the hinge axis: clearance in the turning half, pilot in the other."""
     bores = []
     for k in lay.knuckles:
+        if k.bore == "none":
+            continue
         t = teardrop(k.bore_radius, lay.axis_x, lay.axis_z)
         bores.append(_along_y([t["tip"], t["right"], t["bottom"], t["left"]], ["line", "arc"], k.bore_y0, k.bore_y1))
     return _cut(shape, bores)
 
 
-def build_half(p: GiuthiBoardParams, side: str) -> cq.Shape:
-    """One half of the board as a single solid, in print orientation and open-board position."""
-    lay = half_layout(p, side)
+def build_half(p: GiuthiBoardParams, side: str, lay: HalfLayout | None = None) -> cq.Shape:
+    """One half of the board as a single solid, in print orientation and open-board position.
+
+    ``lay`` replaces the half's derived layout (tests build broken boards through it).
+    """
+    lay = half_layout(p, side) if lay is None else lay
     shape = _body(lay)
     shape = _pits(shape, lay)
     shape = _stores(shape, lay)
+    shape = _side_marks(shape, lay)
     shape = _band_groove(shape, lay, p)
     shape = _hinge(shape, lay, p)
     shape = _screw_holes(shape, lay)

@@ -1,4 +1,4 @@
-"""cadquery model of the Giuthi seed sprue: 12 flat-bottomed domes joined by bed-level gates.
+"""cadquery model of the Giuthi seed sprue: 12 flat-bottomed beans joined by bed-level gates.
 
 The sprue is built in print orientation (bases on z = 0, grid centred on the origin) from
 ``printables.params.giuthi_seeds`` and written as a binary STL and a STEP file.
@@ -6,10 +6,11 @@ The sprue is built in print orientation (bases on z = 0, grid centred on the ori
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import cadquery as cq
+from OCP.BRepBuilderAPI import BRepBuilderAPI_GTransform
+from OCP.gp import gp_GTrsf
 
 from printables.cad import booleans, export
 from printables.params.giuthi_seeds import (
@@ -17,35 +18,27 @@ from printables.params.giuthi_seeds import (
     gate_outline,
     gates,
     seed_centres,
+    seed_width_mm,
     stl_name,
 )
 
-STL_TOLERANCE_MM = 0.03  # chordal deviation, absolute: far below a 0.2 mm layer, domes look round
+STL_TOLERANCE_MM = 0.03  # chordal deviation, absolute: far below a 0.2 mm layer, beans look smooth
 STL_ANGULAR_TOLERANCE_RAD = 0.2
 STL_HEADER = b"printables binary STL, mm"
 
 
 def _seed(p: SeedParams) -> cq.Solid:
-    """One dome: the profile (base radius, spherical arc, axis) revolved about z."""
-    a, h = p.seed_diameter_mm / 2, p.seed_height_mm
-    big_r = (a * a + h * h) / (2 * h)
-    centre_z = h - big_r
-    # A point on the arc halfway in angle between the base rim and the top.
-    t0 = math.atan2(0 - centre_z, a)
-    mid_t = (t0 + math.pi / 2) / 2
-    mid = (big_r * math.cos(mid_t), centre_z + big_r * math.sin(mid_t))
-    profile = (
-        cq.Workplane("XZ")
-        .moveTo(0, 0)
-        .lineTo(a, 0)
-        .threePointArc(mid, (0, h))
-        .close()
-    )
-    return profile.revolve(360, (0, 0, 0), (0, 1, 0)).val()
+    """One bean: a unit hemisphere on the bed, stretched to the seed's length, width and height."""
+    dome = cq.Solid.makeSphere(1.0, cq.Vector(0, 0, 0), cq.Vector(0, 0, 1), angleDegrees1=0, angleDegrees2=90)
+    stretch = gp_GTrsf()
+    stretch.SetValue(1, 1, p.seed_diameter_mm / 2)
+    stretch.SetValue(2, 2, seed_width_mm(p) / 2)
+    stretch.SetValue(3, 3, p.seed_height_mm)
+    return cq.Solid(BRepBuilderAPI_GTransform(dome.wrapped, stretch, True).Shape())
 
 
 def _seeds(p: SeedParams) -> list[cq.Shape]:
-    """The domes, one at each seed centre."""
+    """The beans, one at each seed centre, their length along the rows."""
     dome = _seed(p)
     return [dome.moved(cq.Location(cq.Vector(x, y, 0))) for x, y in seed_centres(p)]
 

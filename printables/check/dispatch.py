@@ -76,15 +76,19 @@ def _measured_seed(folder: Path, board) -> tuple[float, str] | None:
         return None
 
 
-def check_file(path: Path) -> list[CheckResult]:
-    """Run every check that applies to ``path``; an unreadable or unknown file is a failed check."""
+def check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
+    """Run every check that applies to ``path``; an unreadable or unknown file is a failed check.
+
+    ``slicer=False`` leaves out the PrusaSlicer checks of STLs (``printables build --no-slice``).
+    """
     try:
-        return _check_file(Path(path))
+        return _check_file(Path(path), slicer)
     except Exception as error:  # a file damaged in a way no check foresaw is still a failed check
         return [CheckResult("read file", False, f"{Path(path).name}: {type(error).__name__}: {error}")]
 
 
-def _check_file(path: Path) -> list[CheckResult]:
+def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
+    slices = _slices if slicer else (lambda stls: [])
     if not path.exists():
         return [CheckResult("file", False, f"{path} does not exist")]
     suffix = path.suffix.lower()
@@ -99,15 +103,15 @@ def _check_file(path: Path) -> list[CheckResult]:
             stls = [path.parent / str(data["parts"][side]) for side in ("left", "right")]
         except (OSError, KeyError, TypeError, ValueError):
             return check_board(path)
-        return check_board(path, _measured_seed(path.parent, params)) + _slices(stls)
+        return check_board(path, _measured_seed(path.parent, params)) + slices(stls)
     if suffix == ".stl" and name.startswith("giuthi-board-"):
         from printables.check.giuthi_stl import check_stl_file
 
-        return check_stl_file(path) + _slices([path])
+        return check_stl_file(path) + slices([path])
     if suffix == ".stl" and name.startswith("giuthi-seeds-"):
         from printables.check.giuthi_seeds import check_seed_sprue
 
-        return check_seed_sprue(path) + _slices([path])
+        return check_seed_sprue(path) + slices([path])
     if suffix == ".3mf" and name.startswith("giuthi-"):
         from printables.check.giuthi_3mf import check_3mf
 

@@ -25,6 +25,10 @@ from scipy.spatial import cKDTree
 from printables.check.results import CheckResult
 from printables.check.stl_file import load_stl
 from printables.params.giuthi_board import (
+    ENGAGEMENT_FACTOR,
+    HINGE_NECK_MM,
+    HINGE_WALL_MM,
+    MIN_KNUCKLES,
     MIN_WALL_MM,
     OVERHANG_DEG,
     SCREWS,
@@ -42,6 +46,9 @@ COAXIAL_MM = 0.05
 CONTACT_MM = 0.02  # interpenetration below this is numerical, not a collision
 FACE_TO_FACE_MM = 0.1  # closed halves' playing surfaces this close count as touching
 PIT_STEP_MM = 0.5  # ray spacing for pits and stores
+MARK_MAX_DEPTH_MM = 1.5  # a depression shallower than this is a side mark, not a pit
+KNUCKLE_STEP_MM = 0.25  # ray spacing along the hinge line
+KNUCKLE_END_MM = 0.5  # rays this close to a knuckle's end are left out of its neck (chamfers, facets)
 WALL_STEP_MM = 1.0  # ray spacing for wall thickness
 WALL_RAY_COS = math.cos(math.radians(35))  # a ray counts a wall only if it meets both faces squarely
 RIM_DROP_MM = 0.3
@@ -323,6 +330,12 @@ def find_cavities(mesh: trimesh.Trimesh, step: float = PIT_STEP_MM) -> tuple[flo
     return rim, sorted(cavities, key=lambda c: (c.cx, c.cy)), open_count
 
 
+def split_marks(cavities: list[Cavity]) -> tuple[list[Cavity], list[Cavity]]:
+    """(pits and stores, side marks): marks are the shallow depressions debossed in the margins."""
+    deep = [c for c in cavities if c.depth >= MARK_MAX_DEPTH_MM]
+    return deep, [c for c in cavities if c.depth < MARK_MAX_DEPTH_MM]
+
+
 def classify_board(cavities: list[Cavity], n: int) -> tuple[list[Cavity], list[list[Cavity]], str]:
     """Split cavities into (stores at the two ends, [South row, North row]) or explain why not."""
     if len(cavities) != 2 * n + 2:
@@ -431,33 +444,36 @@ def _loops(segments: np.ndarray) -> list[np.ndarray]:
     pairs = cKDTree(points).query_pairs(1e-5, output_type="ndarray")
     graph = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(len(points), len(points)))
     _, ids = connected_components(graph, directed=False)
-    ids = ids.reshape(-1, 2)
+    # A welded point stands for the last of the endpoints welded into it.
+    last = np.zeros(int(ids.max()) + 1 if len(ids) else 0, dtype=np.int64)
+    np.maximum.at(last, ids, np.arange(len(ids)))
+    ends_a, ends_b = ids[0::2].tolist(), ids[1::2].tolist()  # plain ints: the walk is a Python loop
     neighbours: dict[int, list[int]] = {}
-    for s, (a, b) in enumerate(ids):
+    for s, (a, b) in enumerate(zip(ends_a, ends_b)):
         if a == b:
             continue
-        neighbours.setdefault(int(a), []).append(s)
-        neighbours.setdefault(int(b), []).append(s)
-    first_point = {int(i): points[k] for k, i in enumerate(ids.reshape(-1))}
-    used = np.zeros(len(ids), dtype=bool)
+        neighbours.setdefault(a, []).append(s)
+        neighbours.setdefault(b, []).append(s)
+    used = bytearray(len(ends_a))
     loops = []
-    for s0 in range(len(ids)):
-        if used[s0] or ids[s0, 0] == ids[s0, 1]:
+    for s0 in range(len(ends_a)):
+        if used[s0] or ends_a[s0] == ends_b[s0]:
             continue
-        used[s0] = True
-        start, current = int(ids[s0, 0]), int(ids[s0, 1])
+        used[s0] = 1
+        start, current = ends_a[s0], ends_b[s0]
         loop = [start, current]
         while current != start:
-            nxt = [s for s in neighbours.get(current, []) if not used[s]]
-            if not nxt:
+            for s in neighbours.get(current, ()):
+                if not used[s]:
+                    break
+            else:
                 break
-            s = nxt[0]
-            used[s] = True
-            a, b = int(ids[s, 0]), int(ids[s, 1])
-            current = b if a == current else a
+            used[s] = 1
+            a = ends_a[s]
+            current = ends_b[s] if a == current else a
             loop.append(current)
         if current == start and len(loop) > 3:
-            loops.append(np.array([first_point[i] for i in loop[:-1]]))
+            loops.append(points[last[loop[:-1]]])
     return loops
 
 
@@ -597,12 +613,12 @@ def seed_volume(p: GiuthiBoardParams) -> tuple[float, str]:
         from printables.params.giuthi_seeds import SeedParams, seed_volume_mm3
     except ImportError:  # the seed model is optional for checking a board
         a, h = p.seed_diameter_mm / 2, p.seed_height_mm
-        return math.pi * h * (3 * a * a + h * h) / 6, "spherical cap from the board's seed size"
+        return 2 / 3 * math.pi * a * a * h, "half a spheroid from the board's seed size (at least a bean's)"
     try:
         seeds = SeedParams(seed_diameter_mm=p.seed_diameter_mm, seed_height_mm=p.seed_height_mm)
     except ValueError as error:
         a, h = p.seed_diameter_mm / 2, p.seed_height_mm
-        return math.pi * h * (3 * a * a + h * h) / 6, f"spherical cap (the seed model refused this size: {error})"
+        return 2 / 3 * math.pi * a * a * h, f"half a spheroid (the seed model refused this size: {error})"
     return seed_volume_mm3(seeds), "seed model (printables.params.giuthi_seeds)"
 
 
@@ -665,17 +681,19 @@ def check_cavities(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
     found: list[Cavity] = []
     per_half = {}
     rims = {}
+    marks = {}
     for side in SIDES:
         rim, cavities, _ = find_cavities(meshes[side])
         rims[side] = rim
-        per_half[side] = cavities
-        found += cavities
+        per_half[side], marks[side] = split_marks(cavities)
+        found += per_half[side]
     stores, rows, why = classify_board(found, n)
     level = abs(rims["left"] - rims["right"]) <= 0.01
     results = [CheckResult("playing surfaces level", level,
                            f"left {rims['left']:.2f} mm, right {rims['right']:.2f} mm above the bed")]
     if why:
         return results + [CheckResult("pits and stores", False, why)]
+    results.append(check_side_marks(marks, rows))
     halves_ok = all(len(per_half[s]) == n + 1 for s in SIDES)
     pits = rows[0] + rows[1]
     results.append(
@@ -709,6 +727,31 @@ def check_cavities(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
                     f"pits and stores of both halves hold {closed_holds} seeds, the game has {total}"),
     ]
     return results
+
+
+def check_side_marks(marks: dict[str, list[Cavity]], rows: list[list[Cavity]]) -> CheckResult:
+    """Each half marks both players' sides in its margins: a line of dimples along South's row
+    (one beside each pit), one groove along North's, each running the length of the row."""
+    south_y = min(c.y0 for c in rows[0])
+    north_y = max(c.y1 for c in rows[1])
+    problems, counts = [], []
+    for side in SIDES:
+        pits = [c for row in rows for c in row if (c.cx < 0) == (side == "left")]
+        x0, x1 = min(c.cx for c in pits), max(c.cx for c in pits)
+        south = [m for m in marks[side] if m.cy < south_y]
+        north = [m for m in marks[side] if m.cy > north_y]
+        n_col = len(pits) // 2
+        counts.append(f"{side}: {len(south)} dimples, {len(north)} groove(s)")
+        dots_ok = len(south) == n_col and all(m.x1 - m.x0 < 5.0 for m in south) and \
+            min(m.cx for m in south) <= x0 + 1.0 and max(m.cx for m in south) >= x1 - 1.0 if south else False
+        line_ok = len(north) == 1 and north[0].x0 <= x0 and north[0].x1 >= x1
+        if not dots_ok:
+            problems.append(f"{side} half: South's side needs a dimple beside each of its {n_col} pits")
+        if not line_ok:
+            problems.append(f"{side} half: North's side needs one groove along its row")
+    return CheckResult("player sides marked", not problems,
+                       "; ".join(problems) if problems else
+                       "South's dimples and North's groove in the margins: " + "; ".join(counts))
 
 
 def check_printability(side: str, mesh: trimesh.Trimesh) -> list[CheckResult]:
@@ -754,16 +797,26 @@ def check_hinge(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> lis
     clear = [2 * b.radius for b in bores["right"]]
     sized = all(0.7 * d <= v <= 0.85 * d for v in pilot) and all(d + 0.1 <= v <= d + 0.6 for v in clear)
     bite = min(b.y1 - b.y0 for b in bores["left"])
-    wall = min(b.wall for b in every)
+    # The pilot bore runs half a millimetre past the screw's tip and starts in the hinge gap.
+    engaged = bite - 0.5
+    walls = sorted(every, key=lambda b: b.wall)
+    thinnest = walls[0]
     results += [
         CheckResult("screw holes coaxial", off <= COAXIAL_MM,
                     f"{len(bores['left'])} left and {len(bores['right'])} right bores on one axis at"
                     f" x {axis_x:.2f}, z {axis_z:.2f}; worst off by {off:.3f} mm (at most {COAXIAL_MM})"),
-        CheckResult("screw holes sized", sized and bite >= 2.5 * d - 0.3 and wall >= MIN_WALL_MM - WALL_TOLERANCE_MM,
+        CheckResult("screw holes sized", sized,
                     f"pilot {', '.join(f'{v:.2f}' for v in pilot)} mm in the left (biting) half, clearance"
-                    f" {', '.join(f'{v:.2f}' for v in clear)} mm in the right (turning) half for a {d:g} mm screw;"
-                    f" pilot depth {bite:.1f} mm (2.5 x d = {2.5 * d:.1f}); wall round holes {wall:.2f} mm"),
+                    f" {', '.join(f'{v:.2f}' for v in clear)} mm in the right (turning) half for a {d:g} mm screw"),
+        CheckResult("screw engagement", engaged >= ENGAGEMENT_FACTOR * d - 0.3,
+                    f"pilot bores {', '.join(f'{b.y1 - b.y0:.1f}' for b in bores['left'])} mm long: the screw"
+                    f" bites at least {engaged:.1f} mm ({ENGAGEMENT_FACTOR:g} x d = {ENGAGEMENT_FACTOR * d:.1f})"),
+        CheckResult("hinge walls", thinnest.wall >= HINGE_WALL_MM - WALL_TOLERANCE_MM,
+                    f"plastic round each bore, thinnest first: "
+                    + ", ".join(f"{b.wall:.2f} mm (bore at y {b.y0:.0f}-{b.y1:.0f})" for b in walls)
+                    + f" (at least {HINGE_WALL_MM:g})"),
     ]
+    results += check_knuckles(meshes, axis_x, axis_z)
     worst_open, _ = interference(left, right.vertices, right.faces, step=0.25)
     folded = fold(right.vertices, axis_x, axis_z)
     # A half-turn is a proper rotation: the folded half keeps its winding.
@@ -777,6 +830,70 @@ def check_hinge(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> lis
         _face_to_face(left, folded, right.faces),
     ]
     return results
+
+
+@dataclass(frozen=True)
+class KnuckleRun:
+    """A knuckle found on the hinge line: its half, its y extent, and its thinnest neck chord."""
+
+    side: str
+    y0: float
+    y1: float
+    neck: float
+
+
+def find_knuckles(meshes: dict[str, trimesh.Trimesh], axis_x: float, axis_z: float,
+                  step: float = KNUCKLE_STEP_MM) -> list[KnuckleRun]:
+    """Knuckles along the hinge line, from vertical rays in the plane x = axis_x.
+
+    Between the halves' fold faces only the knuckles are solid: a ray there meets one half's
+    knuckle or nothing. What it crosses of that knuckle (its bore left out) is the neck chord:
+    everything that holds the knuckle's far side to its half passes through this plane.
+    """
+    y_lo = min(m.bounds[0, 1] for m in meshes.values())
+    y_hi = max(m.bounds[1, 1] for m in meshes.values())
+    grid = Grid(axis_x + GRID_OFFSET[0] * 0.1, y_lo + GRID_OFFSET[1], step, 1, int((y_hi - y_lo) / step) + 1)
+    ys = grid.y0 + step * np.arange(grid.ny)
+    owner = np.full(grid.ny, "", dtype=object)
+    chord = np.zeros(grid.ny)
+    for side in SIDES:
+        m = meshes[side]
+        ray, z0, z1, _, _ = spans(m.vertices, m.faces, m.face_normals, grid)
+        above = z1 > axis_z  # a knuckle reaches over the axis; anything lower is no knuckle
+        sums = np.bincount(ray, weights=(z1 - z0), minlength=grid.ny)
+        hit = np.zeros(grid.ny, dtype=bool)
+        hit[ray[above]] = True
+        owner[hit] = np.where(owner[hit] == "", side, "both")
+        chord[hit] = sums[hit]
+    runs: list[KnuckleRun] = []
+    start = None
+    for j in range(grid.ny + 1):
+        o = owner[j] if j < grid.ny else ""
+        if start is not None and o != owner[start]:
+            inner = slice(start + int(KNUCKLE_END_MM / step), max(start + 1, j - int(KNUCKLE_END_MM / step)))
+            runs.append(KnuckleRun(str(owner[start]), float(ys[start]), float(ys[j - 1]),
+                                   float(chord[inner].min())))
+            start = None
+        if start is None and o != "":
+            start = j
+    return runs
+
+
+def check_knuckles(meshes: dict[str, trimesh.Trimesh], axis_x: float, axis_z: float) -> list[CheckResult]:
+    """At least three knuckles alternating between the halves along the fold, each on a thick neck."""
+    runs = find_knuckles(meshes, axis_x, axis_z)
+    order = [r.side for r in runs]
+    alternate = all(a != b for a, b in zip(order, order[1:])) and "both" not in order
+    names = ", ".join(f"{r.side} {r.y0:.0f}-{r.y1:.0f}" for r in runs)
+    thinnest = min(runs, key=lambda r: r.neck) if runs else None
+    return [
+        CheckResult("hinge knuckles alternate", len(runs) >= MIN_KNUCKLES and alternate,
+                    f"{len(runs)} knuckles along the fold (at least {MIN_KNUCKLES}, alternating halves): {names or 'none'}"),
+        CheckResult("hinge necks", thinnest is not None and thinnest.neck >= HINGE_NECK_MM - WALL_TOLERANCE_MM,
+                    (f"thinnest neck {thinnest.neck:.2f} mm of plastic across the hinge line ({thinnest.side} knuckle"
+                     f" at y {thinnest.y0:.0f}-{thinnest.y1:.0f}; at least {HINGE_NECK_MM:g})")
+                    if thinnest else "no knuckles found on the hinge line"),
+    ]
 
 
 def _face_to_face(left: trimesh.Trimesh, folded: np.ndarray, faces: np.ndarray) -> CheckResult:

@@ -13,6 +13,7 @@ from printables.check.pdf import (
     check_page_count,
     check_page_size,
     check_print_scaling,
+    check_publisher_box,
     check_ruler,
     check_subject_keys,
     column_letters,
@@ -24,6 +25,7 @@ from printables.check.language import lang_of, said, said_regex
 from printables.check.results import CheckResult
 from printables.rules import harvest as rules
 from printables.rules import pentominoes
+from printables.rules.facts import GAME_FACTS
 
 # Grid cells are stroked, unfilled squares; harvester diagrams are filled squares. That is the
 # sheet's drawing convention: everything else (sizes, shapes, counts) is recovered from geometry.
@@ -86,6 +88,37 @@ def grid_label_problems(page: PageDrawing, group: list[Box]) -> list[str]:
         for r, found in enumerate(_row_labels(page, x0, top, cell, rows)) if found != str(r + 1)
     ]
     return wrong
+
+
+def check_cut_lines(page: PageDrawing, grids: list[list[Box]]) -> CheckResult:
+    """Between every two neighbouring games of a page a straight line runs, to cut them apart.
+
+    Two grids are neighbours when they share rows (side by side) or columns (one above the other);
+    the line lies in the gap between them and spans their shared extent.
+    """
+    if len(grids) < 2:
+        return CheckResult("cut lines", True, "one game on the page: nothing to cut apart")
+    frames = [(min(b.x0 for b in g), min(b.top for b in g), max(b.x1 for b in g), max(b.bottom for b in g)) for g in grids]
+    missing = []
+    pairs = 0
+    for i, a in enumerate(frames):
+        for b in frames[i + 1:]:
+            left, right = (a, b) if a[0] < b[0] else (b, a)
+            upper, lower = (a, b) if a[1] < b[1] else (b, a)
+            if left[2] < right[0] and min(a[3], b[3]) > max(a[1], b[1]):  # side by side
+                pairs += 1
+                lo, hi = max(a[1], b[1]), min(a[3], b[3])
+                if not any(abs(s.x0 - s.x1) < 0.01 and left[2] < s.x0 < right[0] and s.top <= lo and s.bottom >= hi
+                           for s in page.segments):
+                    missing.append(f"between the grids at x {left[2]:.0f} and {right[0]:.0f} mm")
+            elif upper[3] < lower[1] and min(a[2], b[2]) > max(a[0], b[0]):  # one above the other
+                pairs += 1
+                lo, hi = max(a[0], b[0]), min(a[2], b[2])
+                if not any(abs(s.top - s.bottom) < 0.01 and upper[3] < s.top < lower[1] and s.x0 <= lo and s.x1 >= hi
+                           for s in page.segments):
+                    missing.append(f"between the grids at y {upper[3]:.0f} and {lower[1]:.0f} mm")
+    return CheckResult("cut lines", not missing, "no cut line " + "; ".join(missing) if missing
+                       else f"a cut line between each of {pairs} pair(s) of neighbouring games")
 
 
 def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
@@ -165,6 +198,8 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
             + ("" if rows == expected else f"; expected {params['players']} per game x {per_page}"),
         )
     )
+    results.append(check_cut_lines(page, grids))
+    results.append(check_publisher_box(drawing, GAME_FACTS["harvest"]))
     summary = rules.rules_summary(params["coins_per_turn"], params["opening_coins"])
     missing = text_missing(page, [said(lang_of(params), summary)])
     results.append(CheckResult("rules text", not missing,

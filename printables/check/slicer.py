@@ -54,8 +54,10 @@ class PrinterProfile:
     layer_height_mm: float = 0.2
     infill_percent: int = 20
     perimeters: int = 2
-    top_layers: int = 5
-    bottom_layers: int = 4
+    # A 0.8 mm top shell over 20 % infill, as Dremel's own 0.20 mm profile, and a 0.6 mm bottom:
+    # on a board of 160 x 145 mm per half the shells are most of the filament.
+    top_layers: int = 4
+    bottom_layers: int = 3
     overhang_limit_deg: int = 45  # the flattest downward slope, from the bed, printed unsupported
     # PrusaSlicer supports slopes up to and including its threshold, so a face at exactly 45
     # degrees (the project's chamfers, teardrops and groove flanks) needs a threshold of 44 to

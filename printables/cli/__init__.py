@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
-import click
+from printables import is_command_line
 
-from printables import __version__
-from printables.cli.types import OUTPUT_FOLDER, examples
+if is_command_line():
+    # Before the slow imports (click, then the game's libraries): Ctrl-C while they load also
+    # removes what a run has begun (nothing yet) and ends with one line and exit 130.
+    from printables import cleanup as _cleanup
+
+    _cleanup.install_signal_handlers()
+
+from pathlib import Path  # noqa: E402
+
+import click  # noqa: E402
+
+from printables import __version__  # noqa: E402
+from printables.cli.types import OUTPUT_FOLDER, WHOLE, ExistingPath, examples  # noqa: E402
 from printables.errors import ParameterError
 
 DEFAULT_OUTPUT = Path("output")
@@ -94,7 +104,7 @@ def main() -> None:
 
 
 PRESETS_OPTION = click.option(
-    "--presets", "preset_folders", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+    "--presets", "preset_folders", multiple=True, type=ExistingPath(exists=True, file_okay=False, path_type=Path),
     help="Read presets from this folder (its templates/ and models/, or its TOML files) instead of the project's.")
 
 
@@ -116,19 +126,29 @@ def list_presets(preset_folders: tuple[Path, ...]) -> None:
 
 
 @main.command(epilog=examples(
-    "printables build",
     "printables build harvest-10x10-a4 peas-a6",
     "printables build -o /tmp/sheets minefield-11x11-a4",
     "printables build --presets my-presets",
+    "printables build --no-slice --jobs 2 --verbose",
 ))
 @click.argument("names", nargs=-1)
 @click.option("-o", "--output", type=OUTPUT_FOLDER, default=DEFAULT_OUTPUT,
               show_default=True, help="Folder to build into.")
 @PRESETS_OPTION
-def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]) -> int:
+@click.option("--no-slice", "no_slice", is_flag=True,
+              help="Skip the PrusaSlicer steps: no time and filament on the print card, no slicer checks.")
+@click.option("-j", "--jobs", type=WHOLE, default=None,
+              help="Presets built at once, each in its own process; the files are the same for any number. "
+                   "[default: the number of CPUs]")
+@click.option("-v", "--verbose", is_flag=True, help="Show the time of each step of each preset.")
+def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...], no_slice: bool,
+          jobs: int | None, verbose: bool) -> int:
     """Build every preset (or the NAMES given) into OUTPUT and check each result."""
-    from printables.build import NO_PRESETS, all_presets, build_preset, validate_preset
+    import time
 
+    from printables.build import NO_PRESETS, all_presets, build_presets, validate_preset
+
+    started = time.perf_counter()
     presets = all_presets(preset_folders)
     if not presets:
         raise ParameterError(NO_PRESETS)
@@ -136,16 +156,16 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     for name in names:
         if name not in known:
             raise click.BadParameter(f"unknown preset {name!r}; `printables list` shows the {len(known)} presets", param_hint="NAMES")
+    if jobs is not None and jobs < 1:
+        raise click.BadParameter(f"{jobs}: run at least 1 job at a time", param_hint="'-j' / '--jobs'")
     chosen = [known[n] for n in names] if names else presets
     for preset in chosen:  # every preset's parameters are valid before anything is built
         validate_preset(preset)
+    jobs = jobs or os.cpu_count() or 1
     failed = 0
-    for i, preset in enumerate(chosen, 1):
-        def progress(message: str, i: int = i, name: str = preset.name) -> None:
-            click.echo(f"[{i}/{len(chosen)}] {name}: {message}", err=True)
-
-        progress("building")
-        built = build_preset(preset, output, progress)
+    step_totals: dict[str, float] = {}
+    for built in build_presets(chosen, output, jobs=jobs, slicer=not no_slice):
+        preset = built.preset
         passed = sum(r.ok for r in built.results)
         shown = built.checked or built.paths
         where = shown[0] if len(shown) == 1 else shown[0].parent
@@ -154,8 +174,17 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
         for result in built.results:
             if not result.ok:
                 click.echo(f"     {result}")
+        for step, seconds in built.steps:
+            step_totals[step] = step_totals.get(step, 0.0) + seconds
+        if verbose:
+            click.echo("     time: " + ", ".join(f"{step} {seconds:.1f} s" for step, seconds in built.steps))
         failed += not built.ok
-    click.echo(f"{len(chosen) - failed} of {len(chosen)} preset(s) built and checked" + (f"; {failed} failed" if failed else ""))
+    elapsed = time.perf_counter() - started
+    click.echo(f"{len(chosen) - failed} of {len(chosen)} preset(s) built and checked" + (f"; {failed} failed" if failed else "")
+               + f" in {elapsed:.1f} s ({jobs} job{'s' if jobs > 1 else ''})"
+               + ("; PrusaSlicer steps skipped (--no-slice)" if no_slice else ""))
+    click.echo("time per step, summed over presets: "
+               + ", ".join(f"{step} {seconds:.1f} s" for step, seconds in sorted(step_totals.items(), key=lambda kv: -kv[1])))
     return 1 if failed else 0
 
 
@@ -164,7 +193,7 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     "printables check output/peas",
     "printables check output/giuthi output/harvest",
 ))
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=ExistingPath(exists=True, path_type=Path))
 def check(paths: tuple[Path, ...]) -> int:
     """Read produced files back and check them against the rules and their parameters."""
     from printables.check.dispatch import check_file, expand

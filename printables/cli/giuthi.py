@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from printables.cli.types import DECIMAL, OUTPUT_FOLDER, OUTPUT_PDF, WHOLE, choice, examples
+from printables.cli.types import DECIMAL, OUTPUT_FOLDER, OUTPUT_PDF, WHOLE, ExistingPath, choice, examples
 
 RULES_PAPERS = ("a4", "letter")
 DEFAULT_OUTPUT = Path("output/giuthi")
@@ -19,7 +19,7 @@ OPTION_FIELDS = {
     "pit_diameter": "pit_diameter_mm",
     "pit_depth": "pit_depth_mm",
     "pit_length": "pit_length_mm",
-    "pit_corner": "pit_corner_radius_mm",
+    "size": "size_mm",
     "thickness": "thickness_mm",
     "wall": "wall_mm",
     "screw": "screw",
@@ -32,25 +32,27 @@ OPTION_FIELDS = {
 
 @click.command(epilog=examples(
     'printables giuthi',
-    'printables giuthi --pits 8 --seeds 5 -o output/giuthi-8',
+    'printables giuthi --size 200x140 --seeds 5 -o output/giuthi-5',
     'printables giuthi --show',
     'printables giuthi --rules --paper letter -o giuthi-rules.pdf',
 ))
 @click.option("--preset", default=None, help="Start from a preset in models/ (see `printables list`).")
-@click.option("--presets", "preset_folders", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--presets", "preset_folders", multiple=True, type=ExistingPath(exists=True, file_okay=False, path_type=Path),
               help="Read --preset from this folder instead of the project's models/.")
 @click.option("--pits", type=WHOLE, default=None, help="Pits per row, even, 6 to 10 [default: 6].")
 @click.option("--seeds", type=WHOLE, default=None, help="Seeds per pit at the start, 4 to 9 [default: 4]; sizes pits and stores.")
+@click.option("--size", default=None, metavar="WxH",
+              help="One half's plan in mm, along the rows x across, knuckles included [default: 160x145];"
+                   " the pits are sized to fill it.")
 @click.option("--pit-diameter", type=DECIMAL, default=None, help="Pit size along the row, mm.")
 @click.option("--pit-length", type=DECIMAL, default=None, help="Pit size across the row, mm (= --pit-diameter for round pits).")
 @click.option("--pit-depth", type=DECIMAL, default=None, help="Pit depth, mm.")
-@click.option("--pit-corner", type=DECIMAL, default=None, help="Plan radius of pit and store corners, mm (large: ovals).")
 @click.option("--thickness", type=DECIMAL, default=None, help="Board thickness, bed to playing surface, mm.")
 @click.option("--wall", type=DECIMAL, default=None, help="Wall thickness, mm (at least 1.2).")
 @click.option("--screw", type=choice(SCREWS), default=None, help="Hinge screws [default: no2, a 2.2 mm self-tapper].")
 @click.option("--chamfer", type=DECIMAL, default=None, help="45-degree chamfer on the bed edges, mm: 0 (none) or 0.2 to 0.5 [default: 0.5].")
 @click.option("--clearance", type=DECIMAL, default=None, help="Clearance-hole allowance over the screw diameter, mm, 0.2 to 0.5 [default: 0.3].")
-@click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed diameter, mm, 6 to 20 [default: 11].")
+@click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed (bean) length, mm, 6 to 20 [default: 10.5]; its width is 0.7 of that.")
 @click.option("--seed-height", type=DECIMAL, default=None, help="Seed height, mm.")
 @click.option("--slice/--no-slice", "slice_parts", default=True, show_default=True,
               help="Slice every part with PrusaSlicer (when installed) for the print card's time and filament.")

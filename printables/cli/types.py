@@ -90,6 +90,7 @@ class OutputPdf(_Strict):
         text = str(value)
         if text.strip() == "":
             self.refuse(text, "empty; name a PDF file, e.g. -o sheet.pdf", param, ctx)
+        _refuse_nul(text, self, param, ctx)
         if text == "-":
             self.refuse(text, "standard output is not supported; name a PDF file, e.g. -o sheet.pdf", param, ctx)
         if text.endswith(("/", "\\")):
@@ -113,12 +114,20 @@ class OutputFolder(_Strict):
             value = str(value)
         text = str(value)
         if text.strip() == "":
-            self.refuse(text, "empty; name a folder, e.g. -o output/giuthi", param, ctx)
+            example = getattr(param, "default", None) or "output"
+            self.refuse(text, f"empty; name a folder, e.g. -o {example}", param, ctx)
+        _refuse_nul(text, self, param, ctx)
         path = Path(text)
         if path.exists() and not path.is_dir():
             self.refuse(text, "is a file, not a folder", param, ctx)
         _refuse_file_ancestor(path, self, param, ctx)
         return path
+
+
+def _refuse_nul(text: str, kind: _Strict, param, ctx) -> None:
+    """No file name holds a NUL character (the system would refuse it with a ValueError)."""
+    if "\x00" in text:
+        kind.refuse(text, "a file name cannot hold a NUL character", param, ctx)
 
 
 def _refuse_file_ancestor(path: Path, kind: _Strict, param, ctx) -> None:
@@ -146,3 +155,13 @@ WHOLE = WholeNumber()
 DECIMAL = Decimal()
 OUTPUT_PDF = OutputPdf()
 OUTPUT_FOLDER = OutputFolder()
+
+
+class ExistingPath(click.Path):
+    """``click.Path`` that refuses a NUL character in one line (the system would raise ValueError)."""
+
+    def convert(self, value, param, ctx):
+        if "\x00" in str(value):
+            self.fail(f"{shown(str(value), 200)}: a file name cannot hold a NUL character", param, ctx)
+        return super().convert(value, param, ctx)
+

@@ -142,8 +142,10 @@ def catalogue(lang: str) -> Catalogue:
 
 # ---- the pass ------------------------------------------------------------------------------------
 
-def translate_items(items, lang: str) -> tuple:
-    """The layout items with every Text in ``lang`` and set in its face; pure, never draws."""
+def translate_items(items, lang: str, paragraphs: tuple[str, ...] = ()) -> tuple:
+    """The layout items with every Text in ``lang`` and set in its face; pure, never draws.
+
+    ``paragraphs``: translations made while the sheet was laid out; a line cut from one is kept."""
     from printables.i18n.fonts import face_for
     from printables.layout.primitives import Text
 
@@ -151,7 +153,7 @@ def translate_items(items, lang: str) -> tuple:
         return tuple(items)
     book = catalogue(lang)
     return tuple(
-        dataclasses.replace(item, text=book.translate(item.text), font=face_for(lang, item.font))
+        dataclasses.replace(item, text=_in_language(book, item.text, paragraphs), font=face_for(lang, item.font))
         if isinstance(item, Text) else item
         for item in _restack_vertical_words(tuple(items), book)
     )
@@ -187,7 +189,7 @@ def _restack_vertical_words(items: tuple, book: Catalogue) -> tuple:
     return tuple(out)
 
 
-def translate_document(document, lang: str):
+def translate_document(document, lang: str, paragraphs=()):
     """The document with its pages and title in ``lang``, and ``lang`` recorded in its parameters."""
     from printables.layout.primitives import Page
 
@@ -196,7 +198,7 @@ def translate_document(document, lang: str):
     subject["lang"] = lang
     return dataclasses.replace(
         document,
-        pages=tuple(Page(p.width, p.height, translate_items(p.items, lang)) for p in document.pages),
+        pages=tuple(Page(p.width, p.height, translate_items(p.items, lang, tuple(paragraphs))) for p in document.pages),
         title=document.title if lang == DEFAULT_LANG else catalogue(lang).translate(document.title),
         subject=json.dumps(subject, sort_keys=True),
     )
@@ -206,30 +208,45 @@ def translate_document(document, lang: str):
 
 _ACTIVE: contextvars.ContextVar[str] = contextvars.ContextVar("printables_lang", default=DEFAULT_LANG)
 # Paragraphs translated while drawing: a layout may re-wrap part of one (the lines it did not place).
-_WRAPPED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("printables_wrapped", default=())
+_WRAPPED: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("printables_wrapped", default=None)
 
 
 @contextlib.contextmanager
 def drawing_in(lang: str):
-    """While the block runs, layout's ``wrap`` and ``text_width_mm`` work in ``lang``."""
+    """While the block runs, layout's ``wrap`` and ``text_width_mm`` work in ``lang``; yields the list
+    of paragraphs translated meanwhile (for ``translate_document``: a layout may break one itself)."""
     token = _ACTIVE.set(require_lang(lang))
-    wrapped = _WRAPPED.set(())
+    paragraphs: list[str] = []
+    wrapped = _WRAPPED.set(paragraphs)
     try:
-        yield
+        yield paragraphs
     finally:
         _WRAPPED.reset(wrapped)
         _ACTIVE.reset(token)
 
 
-def _in_language(book: Catalogue, text: str) -> str:
-    """``text`` in the active language: translated, or already a piece of a paragraph translated here."""
+def _in_language(book: Catalogue, text: str, paragraphs=None) -> str:
+    """``text`` in the book's language: translated, or already a piece of a paragraph translated
+    while the sheet was drawn."""
     found = book.lookup(text)
     if found is not None:
         return found
     flat = " ".join(text.split())
-    if flat and any(flat in done for done in _WRAPPED.get()):
-        return text
+    if paragraphs is None:
+        paragraphs = _WRAPPED.get() or ()
+    if flat and any(flat in done for done in paragraphs):
+        return str(text)
     return book.translate(text)  # raises MissingTranslation naming the text
+
+
+def in_page_language(text: str) -> str:
+    """A paragraph in the language the sheet is being drawn in, for a layout that breaks lines itself."""
+    book, _ = _active()
+    if book is None:
+        return text
+    translated = _in_language(book, text)
+    _WRAPPED.get().append(" ".join(translated.split()))
+    return translated
 
 
 def _active():
@@ -238,25 +255,25 @@ def _active():
         return None, None
     from printables.i18n.fonts import width_mm
 
-    return catalogue(lang), lambda text, size_pt: width_mm(text, size_pt, lang)
+    return catalogue(lang), lambda text, size_pt, font: width_mm(text, size_pt, lang, font)
 
 
-def width_active(text: str, size_pt: float) -> float | None:
+def width_active(text: str, size_pt: float, font: str = "Helvetica") -> float | None:
     """Width in mm of ``text`` as it prints in the active language, or None when drawing English."""
     book, measure = _active()
     if book is None:
         return None
-    return measure(_in_language(book, text), size_pt)
+    return measure(_in_language(book, text), size_pt, font)
 
 
-def wrap_active(text: str, width_mm: float, size_pt: float) -> list[str] | None:
+def wrap_active(text: str, width_mm: float, size_pt: float, font: str = "Helvetica") -> list[str] | None:
     """``text`` translated into the active language and broken into lines, or None for English."""
     book, measure = _active()
     if book is None:
         return None
     translated = _in_language(book, text)
-    _WRAPPED.set(_WRAPPED.get() + (" ".join(translated.split()),))
-    return [Translated(line) for line in break_lines(translated, width_mm, lambda s: measure(s, size_pt))]
+    _WRAPPED.get().append(" ".join(translated.split()))
+    return [Translated(line) for line in break_lines(translated, width_mm, lambda s: measure(s, size_pt, font))]
 
 
 def break_lines(text: str, width_mm: float, measure) -> list[str]:

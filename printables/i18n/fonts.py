@@ -25,6 +25,6 @@ def face_for(lang: str, font: str) -> str:
     return regular
 
 
-def width_mm(text: str, size_pt: float, lang: str) -> float:
-    """The width of ``text`` in the regular face of ``lang`` (what a paragraph is wrapped with)."""
-    return fonts.text_width_mm(text, size_pt, LANG_FACES[lang][0])
+def width_mm(text: str, size_pt: float, lang: str, font: str = "Helvetica") -> float:
+    """The width of ``text`` as printed in ``lang`` for a text the layout set in ``font``."""
+    return fonts.text_width_mm(text, size_pt, face_for(lang, font))

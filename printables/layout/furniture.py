@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from printables import __version__
+from printables.i18n import in_page_language
 from printables.layout.primitives import Item, Line, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.rules.facts import GameFacts
 
@@ -18,10 +19,10 @@ BOX_HEADING = "About the game"
 BOX_PT = 8.0  # body text of a sheet is 8 pt or more
 BOX_PAD_MM = 1.6
 COMPACT_PAD_MM = 1.0
-COMPACT_BELOW_MM = 150.0  # a page narrower than this between its margins (A5) gets the box as one paragraph
 BOX_GAP_MM = 3.0  # between the box and the ruler under it
 BOX_LINE_MM = 0.25
 BOX_GREY = 0.45
+HEADING_GAP_MM = 2.0
 
 
 def calibration_ruler(x: float, y: float) -> tuple[Item, ...]:
@@ -36,29 +37,24 @@ def calibration_ruler(x: float, y: float) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def publisher_lines(facts: GameFacts, width: float, size_pt: float = BOX_PT) -> list[str]:
-    """The box's text in lines that fit ``width`` mm: "Label: value" entries joined by " · "."""
-    entries = [f"{label}: {value}" for label, value in facts.entries()]
-    lines: list[str] = []
-    for entry in entries:
-        joined = f"{lines[-1]} · {entry}" if lines else entry
-        if lines and text_width_mm(joined, size_pt) <= width:
-            lines[-1] = joined
-        elif text_width_mm(entry, size_pt) <= width:
-            lines.append(entry)
-        else:
-            lines += wrap(entry, width, size_pt)
-    return lines
-
-
-def _box_lines(facts: GameFacts, width: float, size_pt: float, compact: bool, extra: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(font, text) lines of the box: a bold heading line, or (compact) one paragraph led by the heading."""
+def _box_lines(facts: GameFacts, width: float, size_pt: float, compact: bool,
+               extra: tuple[str, ...]) -> list[tuple[float, str, str]]:
+    """(x offset, font, text) runs of the box: one paragraph led by the bold heading, "Label: value"
+    entries and the extra sentences joined by " · ", wrapped to the box's inner width."""
     inner = width - 2 * _pad(compact)
-    if not compact:
-        lines = publisher_lines(facts, inner, size_pt) + [line for text in extra for line in wrap(text, inner, size_pt)]
-        return [("Helvetica-Bold", BOX_HEADING)] + [("Helvetica", line) for line in lines]
+    # The heading is set apart by a gap wider than a word space, so a reader (and pdfplumber) sees
+    # separate words.
+    indent = text_width_mm(BOX_HEADING, size_pt, "Helvetica-Bold") + HEADING_GAP_MM
     entries = [f"{label}: {value}" for label, value in facts.entries()] + list(extra)
-    return [("Helvetica", line) for line in wrap(" · ".join([BOX_HEADING] + entries), inner, size_pt)]
+    lines: list[str] = []
+    for word in in_page_language(" · ".join(entries)).split():
+        if lines and text_width_mm(f"{lines[-1]} {word}", size_pt) <= (inner - indent if len(lines) == 1 else inner):
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    runs = [(0.0, "Helvetica-Bold", BOX_HEADING)]
+    runs += [(indent if i == 0 else 0.0, "Helvetica", line) for i, line in enumerate(lines)]
+    return runs
 
 
 def _pad(compact: bool) -> float:
@@ -68,7 +64,7 @@ def _pad(compact: bool) -> float:
 def publisher_box_height(facts: GameFacts, width: float, size_pt: float = BOX_PT, compact: bool = False,
                          extra: tuple[str, ...] = ()) -> float:
     """Height in mm of the publisher's box drawn ``width`` mm wide."""
-    lines = len(_box_lines(facts, width, size_pt, compact, extra))
+    lines = len(_box_lines(facts, width, size_pt, compact, extra)) - 1  # the heading leads the first line
     return lines * line_height_mm(size_pt, 1.2) + 2 * _pad(compact)
 
 
@@ -76,15 +72,17 @@ def publisher_box(x: float, y: float, width: float, facts: GameFacts, size_pt: f
                   compact: bool = False, colour=0.0, extra: tuple[str, ...] = ()) -> tuple[Item, ...]:
     """The publisher's box, top-left at ``(x, y)``: players, time, age, what else, design, publisher.
 
-    ``compact`` (for postcards) runs everything into one paragraph led by the heading; ``extra``
-    sentences follow the facts (a card's layout and difficulty).
+    ``compact`` (for postcards) has a narrower padding; ``extra`` sentences follow the facts (a
+    card's layout and difficulty, Patchwork's cardstock advice).
     """
     height = publisher_box_height(facts, width, size_pt, compact, extra)
     step = line_height_mm(size_pt, 1.2)
     items: list[Item] = [Rect(x, y, width, height, stroke=BOX_GREY, fill=None, line_mm=BOX_LINE_MM)]
     baseline = y + _pad(compact) + 0.8 * step
-    for font, line in _box_lines(facts, width, size_pt, compact, extra):
-        items.append(Text(x + _pad(compact), baseline, line, size_pt=size_pt, font=font, colour=colour))
+    (_, bold, heading), *runs = _box_lines(facts, width, size_pt, compact, extra)
+    items.append(Text(x + _pad(compact), baseline, heading, size_pt=size_pt, font=bold, colour=colour))
+    for offset, font, line in runs:
+        items.append(Text(x + _pad(compact) + offset, baseline, line, size_pt=size_pt, font=font, colour=colour))
         baseline += step
     return tuple(items)
 
@@ -93,7 +91,7 @@ def furniture_height(width: float, facts: GameFacts | None = None, extra: tuple[
     """Room the page foot needs: ruler and footer, and the publisher's box above them if given."""
     if facts is None:
         return FURNITURE_HEIGHT_MM
-    return FURNITURE_HEIGHT_MM + publisher_box_height(facts, width, compact=width < COMPACT_BELOW_MM, extra=extra) + BOX_GAP_MM
+    return FURNITURE_HEIGHT_MM + publisher_box_height(facts, width, extra=extra) + 2 * BOX_GAP_MM  # air above and below
 
 
 def footer(page_width: float, page_height: float, margin: float, text: str, facts: GameFacts | None = None,
@@ -107,8 +105,8 @@ def footer(page_width: float, page_height: float, margin: float, text: str, fact
     items: list[Item] = []
     if facts is not None:
         width = page_width - 2 * margin
-        top = page_height - margin - furniture_height(width, facts, extra)
-        items += publisher_box(margin, top, width, facts, compact=width < COMPACT_BELOW_MM, extra=extra)
+        top = page_height - margin - furniture_height(width, facts, extra) + BOX_GAP_MM
+        items += publisher_box(margin, top, width, facts, extra=extra)
     items += calibration_ruler(margin, ruler_y)
     items.append(Text(margin, baseline, f"{text} · printables {__version__}", size_pt=FOOTER_PT, colour=0.25))
     return tuple(items)

@@ -16,32 +16,59 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from printables.params.giuthi_board import MIN_WALL_MM, OVERHANG_DEG, GiuthiBoardParams, teardrop_tip_mm
+from printables.params.giuthi_board import (  # noqa: F401  (the mark sizes are the layout's too)
+    DIMPLE_RADIUS_MM,
+    GROOVE_WIDTH_MM,
+    MARK_DEPTH_MM,
+    MIN_WALL_MM,
+    OVERHANG_DEG,
+    GiuthiBoardParams,
+    teardrop_tip_mm,
+)
 
 SIDES = ("left", "right")
 SOUTH, NORTH = 0, 1  # store owners, as in the rule core
 PIT_SCREW_TIP_MM = 0.5  # pilot bore beyond the screw's tip
 CORNER_RADIUS_MM = 3.0  # plan radius of the two outer corners
+MIDDLE_KNUCKLE_MM = 10.0  # length of the turning half's middle knuckle (no screw: a bearing)
 
 
 @dataclass(frozen=True)
 class Cavity:
-    """A pit or store: a rounded rectangle in plan with a rounded bottom, open at the top."""
+    """A pit or store: a bowl, a stadium in plan whose section across the row is a circular arc.
+
+    The cutter is a sphere of ``radius`` swept along y over the middle ``length - width``; the
+    floor is one smooth concave surface, deepest along the centre line.
+    """
 
     kind: str  # "pit" or "store"
     index: int  # rule-core pit number, or the store owner (0 South, 1 North)
     cx: float
     cy: float
-    width: float  # along x
+    width: float  # along x, at the rim
     length: float  # along y (>= width; equal for a round pit)
     depth: float
-    bottom_radius: float
-    corner_radius: float  # in plan; width / 2 gives round ends
 
     @property
-    def is_oval(self) -> bool:
-        """Whether the ends are full half-circles (a stadium, or a circle)."""
-        return self.corner_radius >= self.width / 2 - 1e-9
+    def radius(self) -> float:
+        """Radius of the bowl's arc: the circle through both rim edges and the bottom."""
+        return (self.width * self.width / 4 + self.depth * self.depth) / (2 * self.depth)
+
+    @property
+    def centre_z_below_rim(self) -> float:
+        """Depth of the arc's centre below the rim (negative above it): ``radius - depth``."""
+        return self.radius - self.depth
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A debossed side mark: a dimple (``kind="dot"``) or a V groove from x0 to x1 (``"line"``)."""
+
+    kind: str
+    owner: int  # the player whose side it marks: 0 South, 1 North
+    x0: float
+    x1: float
+    y: float
 
 
 @dataclass(frozen=True)
@@ -63,7 +90,7 @@ class Knuckle:
     side: str
     y0: float
     y1: float
-    bore: str  # "clearance" or "pilot"
+    bore: str  # "clearance", "pilot" or "none" (the middle knuckle, a bearing without a screw)
     bore_radius: float
     bore_y0: float
     bore_y1: float
@@ -78,6 +105,7 @@ class HalfLayout:
     outline: Box  # the body without knuckles
     pits: tuple[Cavity, ...]
     store: Cavity
+    marks: tuple[Mark, ...]
     corner_radius: float  # outer corners, in plan
     groove_x: float
     knuckles: tuple[Knuckle, ...]  # this half's own
@@ -113,10 +141,7 @@ def pit_cavities(p: GiuthiBoardParams, side: str) -> tuple[Cavity, ...]:
         k = half - 1 - i if side == "left" else i - half
         x = column_x(p, side, k)
         for index, y in ((i, south_y), (2 * n - 1 - i, north_y)):
-            pits.append(
-                Cavity("pit", index, x, y, p.pit_diameter_mm, p.pit_length_mm, p.pit_depth_mm,
-                       p.pit_bottom_radius_mm, p.corner_radius_for(p.pit_diameter_mm))
-            )
+            pits.append(Cavity("pit", index, x, y, p.pit_diameter_mm, p.pit_length_mm, p.pit_depth_mm))
     return tuple(sorted(pits, key=lambda s: s.index))
 
 
@@ -127,7 +152,17 @@ def store_cavity(p: GiuthiBoardParams, side: str) -> Cavity:
     x = round(sign * (inner + p.store_width_mm / 2), 6)
     owner = NORTH if side == "left" else SOUTH
     return Cavity("store", owner, x, round(p.half_width_mm / 2, 6), p.store_width_mm, p.store_length_mm,
-                  p.store_depth_mm, p.pit_bottom_radius_mm, p.corner_radius_for(p.store_width_mm))
+                  p.store_depth_mm)
+
+
+def side_marks(p: GiuthiBoardParams, side: str) -> tuple[Mark, ...]:
+    """South's dimples, one beside each of its pits, and North's groove along its row, in the margins."""
+    xs = [column_x(p, side, k) for k in range(p.columns_per_half)]
+    south_y, north_y = round(p.margin_mm / 2, 6), round(p.half_width_mm - p.margin_mm / 2, 6)
+    dots = tuple(Mark("dot", SOUTH, x, x, south_y) for x in sorted(xs))
+    reach = p.pit_diameter_mm / 2 - p.web_mm
+    line = Mark("line", NORTH, round(min(xs) - reach, 6), round(max(xs) + reach, 6), north_y)
+    return dots + (line,)
 
 
 def groove_x(p: GiuthiBoardParams, side: str) -> float:
@@ -136,7 +171,7 @@ def groove_x(p: GiuthiBoardParams, side: str) -> float:
     return round(_sign(side) * (inner - p.web_mm / 2), 6)
 
 
-def knuckle_profile(p: GiuthiBoardParams, side: str) -> dict[str, tuple[float, float]]:
+def knuckle_profile(p: GiuthiBoardParams, side: str, radius: float | None = None) -> dict[str, tuple[float, float]]:
     """Key points (x, z) of a knuckle's section: centre, tangent point, and the underside's foot.
 
     The section is the circle of ``knuckle_radius_mm`` about the axis, except below the point where
@@ -144,7 +179,7 @@ def knuckle_profile(p: GiuthiBoardParams, side: str) -> dict[str, tuple[float, f
     half's own body, so the part of the knuckle that reaches over the fold prints unsupported.
     """
     sign = _sign(side)
-    r = p.knuckle_radius_mm
+    r = p.knuckle_radius_mm if radius is None else radius
     zc = p.thickness_mm
     # Toward the other half (direction -sign), the tangent point sits 45 degrees below horizontal.
     a = math.radians(90 - OVERHANG_DEG)
@@ -194,7 +229,12 @@ def hinge_knuckles(p: GiuthiBoardParams) -> tuple[Knuckle, ...]:
             y0, y1 = sorted((y(a), y(b)))
             by0, by1 = sorted((y(ba), y(bb)))
             out.append(Knuckle(side, y0, y1, bore, round(radius, 6), by0, by1))
-    return tuple(out)
+    # A third knuckle of the turning half in the middle of the fold, turning in a notch of the
+    # other: the knuckles alternate right, left, right, left, right along the fold.
+    mid = w / 2
+    out.append(Knuckle("right", round(mid - MIDDLE_KNUCKLE_MM / 2, 6), round(mid + MIDDLE_KNUCKLE_MM / 2, 6),
+                       "none", 0.0, round(mid, 6), round(mid, 6)))
+    return tuple(sorted(out, key=lambda k: k.y0))
 
 
 def half_layout(p: GiuthiBoardParams, side: str) -> HalfLayout:
@@ -218,6 +258,7 @@ def half_layout(p: GiuthiBoardParams, side: str) -> HalfLayout:
         outline=outline,
         pits=pit_cavities(p, side),
         store=store_cavity(p, side),
+        marks=side_marks(p, side),
         corner_radius=corner_radius(p),
         groove_x=groove_x(p, side),
         knuckles=own,
@@ -236,20 +277,16 @@ def corner_radius(p: GiuthiBoardParams) -> float:
 
 
 def cavity_area_mm2(c: Cavity) -> float:
-    """Plan area of a pit or store at its rim."""
-    rc = c.corner_radius
-    return c.width * c.length - (4 - math.pi) * rc * rc
+    """Plan area of a pit or store at its rim (a stadium)."""
+    return c.width * (c.length - c.width) + math.pi * c.width * c.width / 4
 
 
 def cavity_volume_mm3(c: Cavity) -> float:
-    """Volume of a cavity up to its rim (a straight wall, then a quarter-round into a flat floor)."""
-    rc, rf = c.corner_radius, c.bottom_radius
-    # Pappus: the quarter-round corner missing from a flat-bottomed prism, swept round the plan
-    # along the path of its centroid (inset from the wall), four quarter-circles and four sides.
-    corner = rf * rf * (1 - math.pi / 4)
-    centroid = rf * (10 - 3 * math.pi) / (12 - 3 * math.pi)  # from the corner's outer wall
-    swept = 2 * math.pi * (rc - centroid) + 2 * (c.width - 2 * rc) + 2 * (c.length - 2 * rc)
-    return cavity_area_mm2(c) * c.depth - corner * swept
+    """Volume of a bowl up to its rim: a circular segment swept along the middle, spherical caps at the ends."""
+    r, d = c.radius, c.depth
+    segment = r * r * math.acos((r - d) / r) - (r - d) * c.width / 2
+    cap = math.pi * d * d * (3 * r - d) / 3
+    return segment * (c.length - c.width) + cap
 
 
 def band_loop_mm(p: GiuthiBoardParams) -> float:

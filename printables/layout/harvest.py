@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from printables.errors import ParameterError
-from printables.layout.furniture import FURNITURE_HEIGHT_MM, footer
+from printables.layout.furniture import footer, furniture_height
 from printables.layout.primitives import (
     BLACK,
     Document,
@@ -17,18 +17,19 @@ from printables.layout.primitives import (
     line_height_mm,
     wrap,
 )
-from printables.layout.sheet import PAGE_MARGIN_MM, Box, arrangements, column_label, floor_to, regions
+from printables.layout.sheet import PAGE_MARGIN_MM, REGION_GAP_MM, Box, arrangements, column_label, floor_to, regions
 from printables.paper import page_size_mm
 from printables.params.harvest import MIN_CELL_MM, HarvestSheet
 from printables.rules import harvest, pentominoes
+from printables.rules.facts import GAME_FACTS
 
 KIND = "harvest"
 MAX_AUTO_CELL_MM = 15.0  # larger cells only waste paper
 CELL_STEP_MM = 0.5
 LABEL_BAND_MM = 5.0  # room for column letters above and row numbers left of the grid
 HEADER_MM = 11.0
-SMALL_HEADER_MM = 7.5
-GAP_MM = 3.5
+SMALL_HEADER_MM = 6.5
+GAP_MM = 3.0
 PIECE_CELL_MAX_MM = 3.0
 PIECE_CELL_MIN_MM = 2.0
 PIECE_CELL_ROOMY_MM = 4.5  # harvesters grow to this when the grid leaves room on the page
@@ -38,7 +39,10 @@ PIECE_LABEL_MM = 4.0
 CAPTION_MM = 4.0
 SCORE_ROW_MM = 7.0
 PIECE_FILL = 0.62
-RULES_SIZE_PT = 7.0
+RULES_SIZE_PT = 8.0  # body text of a sheet
+TEXT_PT = 8.0  # captions and the score table
+CUT_GREY = 0.45
+CUT_DASH_MM = (3.0, 2.0)
 
 TITLE = "The Bitcoin Harvest"
 CREDIT = "a pentomino game by Néstor Romeral Andrés (Bitcoin Magazine, 2014)"
@@ -107,7 +111,7 @@ def _region_area(sheet: HarvestSheet) -> tuple[float, float, Box]:
     inner_w = page_w - 2 * PAGE_MARGIN_MM
     rules_h = len(_rules_lines(sheet, inner_w)) * line_height_mm(RULES_SIZE_PT) + 2
     top = PAGE_MARGIN_MM
-    bottom = page_h - PAGE_MARGIN_MM - FURNITURE_HEIGHT_MM - rules_h
+    bottom = page_h - PAGE_MARGIN_MM - furniture_height(inner_w, GAME_FACTS[KIND]) - rules_h
     return page_w, page_h, Box(PAGE_MARGIN_MM, top, inner_w, bottom - top)
 
 
@@ -121,7 +125,6 @@ def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
     page_w, page_h, area = _region_area(sheet)
     best: tuple[float, list[Box]] | None = None
     largest_fit = 0.0
-    largest_grid = (0, 0)
     for cols, rows in arrangements(sheet.per_page):
         boxes = regions(area, cols, rows, sheet.per_page)
         try:
@@ -129,9 +132,6 @@ def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
         except ParameterError:
             continue
         fit = floor_to(min(room_w / sheet.width, room_h / sheet.height), CELL_STEP_MM * 0.1)
-        at_min = (int(room_w // MIN_CELL_MM), int(room_h // MIN_CELL_MM))
-        if at_min[0] * at_min[1] > largest_grid[0] * largest_grid[1]:
-            largest_grid = at_min
         largest_fit = max(largest_fit, fit)
         if sheet.cell_mm is not None:
             if sheet.cell_mm <= fit + 1e-9 and best is None:
@@ -149,16 +149,37 @@ def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
             f"cell {sheet.cell_mm:g} mm: a {sheet.width}x{sheet.height} grid does not fit {where} "
             f"with {games}; the largest cell that fits is {floor_to(largest_fit, 0.1):g} mm"
         )
-    if min(largest_grid) < 3 or max(largest_grid) < 5:
+    cell = sheet.cell_mm if sheet.cell_mm is not None else MIN_CELL_MM
+    at = f"{cell:g} mm cells" if sheet.cell_mm is not None else f"cells of at least {MIN_CELL_MM:g} mm"
+    grid = largest_grid_at(sheet, cell)
+    others = ([] if sheet.landscape else ["--landscape"]) + (["a larger --paper"] if sheet.paper == "a5" else []) + (
+        ["fewer --per-page"] if sheet.per_page > 1 else [])
+    hint = f" (or try {', '.join(others)})" if others else ""
+    if min(grid) < 3 or max(grid) < 5:
         raise ParameterError(
-            f"per page {sheet.per_page}: {games} do not fit {where} at cells of at least {MIN_CELL_MM:g} mm "
-            "(a grid needs at least 3x5 so every harvester fits); use fewer --per-page or a larger --paper"
+            f"per page {sheet.per_page}: {games} do not fit {where} at {at} "
+            f"(a grid needs at least 3x5 so every harvester fits){hint}"
         )
     raise ParameterError(
-        f"grid {sheet.width}x{sheet.height}: does not fit {where} with {games} at cells of at least "
-        f"{MIN_CELL_MM:g} mm; the largest that fits is {largest_grid[0]}x{largest_grid[1]} "
-        "(or try --landscape, a larger --paper, fewer --per-page)"
+        f"grid {sheet.width}x{sheet.height}: does not fit {where} with {games} at {at}; "
+        f"the largest that fits is {grid[0]}x{grid[1]}{hint}"
     )
+
+
+def largest_grid_at(sheet: HarvestSheet, cell: float) -> tuple[int, int]:
+    """The grid with the most cells of ``cell`` mm that fits the page in any arrangement of its games."""
+    _, _, area = _region_area(sheet)
+    best = (0, 0)
+    for cols, rows in arrangements(sheet.per_page):
+        boxes = regions(area, cols, rows, sheet.per_page)
+        try:
+            room_w, room_h = _grid_room(sheet, boxes[0])
+        except ParameterError:
+            continue
+        fit = (int(room_w / cell + 1e-9), int(room_h / cell + 1e-9))
+        if fit[0] * fit[1] > best[0] * best[1]:
+            best = fit
+    return best
 
 
 def _grid(x: float, y: float, sheet: HarvestSheet, cell: float) -> list[Item]:
@@ -170,7 +191,7 @@ def _grid(x: float, y: float, sheet: HarvestSheet, cell: float) -> list[Item]:
     # The border is drawn as lines so that no extra rectangle can be mistaken for a cell.
     for x1, y1, x2, y2 in ((x, y, x + w, y), (x, y + h, x + w, y + h), (x, y, x, y + h), (x + w, y, x + w, y + h)):
         items.append(Line(x1, y1, x2, y2, stroke=BLACK, line_mm=0.5))
-    label_pt = min(8.0, max(5.0, cell * 1.6))
+    label_pt = min(8.0, max(6.0, cell * 1.6))
     for col in range(sheet.width):
         items.append(Text(x + (col + 0.5) * cell, y - 1.3, column_label(col), size_pt=label_pt, anchor="middle", colour=0.3))
     for row in range(sheet.height):
@@ -184,7 +205,7 @@ def _pieces(x: float, y: float, width: float, largest: float = PIECE_CELL_MAX_MM
             rows: int | None = None) -> tuple[list[Item], float]:
     cell, per_row = _pieces_geometry(width, largest, rows)
     slot_w, slot_h = PIECE_SLOT_CELLS
-    items: list[Item] = [Text(x, y + 3, "Harvesters: circle yours (each player a different one)", size_pt=7.5)]
+    items: list[Item] = [Text(x, y + 3, "Harvesters: circle yours (each player a different one)", size_pt=TEXT_PT)]
     y0 = y + CAPTION_MM
     for i, letter in enumerate(pentominoes.LETTERS):
         r, c = divmod(i, per_row)
@@ -216,7 +237,7 @@ def _score_rows_per_table(players: int, width: float) -> int:
 
 
 def _score_table(x: float, y: float, width: float, players: int) -> list[Item]:
-    items: list[Item] = [Text(x, y + 3, "Score: tally each coin you harvest", size_pt=7.5)]
+    items: list[Item] = [Text(x, y + 3, "Score: tally each coin you harvest", size_pt=TEXT_PT)]
     tables = _score_tables(width, players)
     per_table = _score_rows_per_table(players, width)
     table_w = (width - GAP_MM * (tables - 1)) / tables
@@ -237,11 +258,11 @@ def _one_score_table(x: float, top: float, width: float, names: list[str]) -> li
     cx = x
     for i, (name, col_w) in enumerate(columns):
         items.append(Line(cx, top, cx, bottom, line_mm=0.5 if i == 0 else 0.2))
-        items.append(Text(cx + 1.5, top + SCORE_ROW_MM - 2.2, name, size_pt=7.5, font="Helvetica-Bold"))
+        items.append(Text(cx + 1.5, top + SCORE_ROW_MM - 2.2, name, size_pt=TEXT_PT, font="Helvetica-Bold"))
         cx += col_w
     items.append(Line(x + width, top, x + width, bottom, line_mm=0.5))
     for r, name in enumerate(names):
-        items.append(Text(x + 1.5, top + (r + 2) * SCORE_ROW_MM - 2.2, name, size_pt=7.5))
+        items.append(Text(x + 1.5, top + (r + 2) * SCORE_ROW_MM - 2.2, name, size_pt=TEXT_PT))
     return items
 
 
@@ -250,7 +271,7 @@ def _region(sheet: HarvestSheet, box: Box, cell: float) -> list[Item]:
     y = box.y
     if sheet.per_page == 1:
         items.append(Text(box.x, y + 6, TITLE, size_pt=15, font="Helvetica-Bold"))
-        items.append(Text(box.x, y + 10, f"{CREDIT} · grid {sheet.width}x{sheet.height} · {sheet.players} players", size_pt=7.5, colour=0.3))
+        items.append(Text(box.x, y + 10, f"{CREDIT} · grid {sheet.width}x{sheet.height} · {sheet.players} players", size_pt=TEXT_PT, colour=0.3))
         y += HEADER_MM
     else:
         items.append(Text(box.x, y + 4.5, f"{TITLE} · {sheet.width}x{sheet.height} · {sheet.players} players", size_pt=9, font="Helvetica-Bold"))
@@ -265,6 +286,20 @@ def _region(sheet: HarvestSheet, box: Box, cell: float) -> list[Item]:
     items += pieces
     y += used + GAP_MM
     items += _score_table(box.x, y, box.w, sheet.players)
+    return items
+
+
+def cut_lines(boxes: list[Box]) -> list[Item]:
+    """A dashed cut line along the middle of every gap between two games of a page."""
+    items: list[Item] = []
+    left, right = min(b.x for b in boxes), max(b.x + b.w for b in boxes)
+    top, bottom = min(b.y for b in boxes), max(b.y + b.h for b in boxes)
+    xs = sorted({round(b.x + b.w, 6) for b in boxes if b.x + b.w < right - 1e-6})
+    ys = sorted({round(b.y + b.h, 6) for b in boxes if b.y + b.h < bottom - 1e-6})
+    for x in xs:
+        items.append(Line(x + REGION_GAP_MM / 2, top, x + REGION_GAP_MM / 2, bottom, stroke=CUT_GREY, line_mm=0.25, dash_mm=CUT_DASH_MM))
+    for y in ys:
+        items.append(Line(left, y + REGION_GAP_MM / 2, right, y + REGION_GAP_MM / 2, stroke=CUT_GREY, line_mm=0.25, dash_mm=CUT_DASH_MM))
     return items
 
 
@@ -303,7 +338,8 @@ def layout(sheet: HarvestSheet) -> Document:
         + f" · {sheet.paper.upper() if sheet.paper != 'letter' else 'Letter'}"
         + (f" · {sheet.per_page} games per page" if sheet.per_page > 1 else "")
     )
-    items += footer(page_w, page_h, PAGE_MARGIN_MM, description)
+    items += cut_lines(boxes)
+    items += footer(page_w, page_h, PAGE_MARGIN_MM, description, GAME_FACTS[KIND])
     return Document(
         pages=(Page(page_w, page_h, tuple(items)),),
         title=f"{TITLE}: {sheet.width}x{sheet.height} grid, {sheet.players} players",

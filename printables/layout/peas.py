@@ -84,12 +84,11 @@ SCALE_CAPTION = "print at 100 % / actual size: this bar is 50 mm"
 SUMMARY_SIZES_PT = (7.5, 7.2, 7.0)  # the front's rules paragraph at the largest size that fits
 INFO_PT = 7.0
 CAPTION_PT = 6.0
-FINE_PT = 6.0
-BOX_PT = 6.0  # the publisher's box in the card's foot
+BOX_PT = 7.0  # the publisher's box in the card's foot: with the rules, the body text of the card
 TITLE_PT = 17.0
 BACK_SIZES_PT = (7.5, 7.2, 7.0)  # the back's rules at the largest size that fits
 TRIM_SAFE_MM = 4.0  # text, peas and Peater keep at least this far inside the trim
-FINE_BASELINE_MM = 4.8  # the fine print's baseline above the trim: its descenders stay 4 mm in
+FINE_BASELINE_MM = 4.8  # the caption's baseline above the trim: its descenders stay 4 mm in
 BAR_GAP_MM = 2.2  # between the publisher's box and the scale bar's ticks under it
 BACK_COLUMN_MIN_MM = 55.0  # a card this wide per column gets two columns of rules on its back
 BLOCK_GAP_MM = 1.4  # between the paragraphs of the back
@@ -175,18 +174,11 @@ def layout_line(card: PeaCard) -> str:
 
 def difficulty_line(mean: float) -> str:
     """The measured difficulty as printed on the card."""
-    return f"Difficulty: {rules.difficulty_text(mean)} (simulated careful player)."
+    return f"Difficulty: {rules.difficulty_text(mean)} (simulated games)."
 
 
 POSTCARD_NAMES = {"a6": "A6", "4x6": "4x6 in"}
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
-
-
-def fine_print(card: PeaCard) -> str:
-    """The footer line of a card face: game, parameters and tool version."""
-    name = card.layout_name() or "own layout"
-    turn = "landscape" if card.landscape else "portrait"
-    return f"{TITLE} · layout {name} · {POSTCARD_NAMES[card.postcard]} {turn} · printables {__version__}"
 
 
 # --------------------------------------------------------------------------- planning the front
@@ -226,19 +218,25 @@ def _about(card: PeaCard, mean: float) -> tuple[str, str]:
     return layout_line(card), difficulty_line(mean)
 
 
-def _bar_y(card_h: float, beside: bool) -> float:
-    """The scale bar's baseline: above the fine print, and above the caption unless it is beside the bar."""
-    y = card_h - FINE_BASELINE_MM - line_height_mm(FINE_PT, 1.3)
+def _caption(card: PeaCard) -> str:
+    """The scale bar's caption followed by the fine print: card format and tool version."""
+    turn = "landscape" if card.landscape else "portrait"
+    return f"{SCALE_CAPTION} · {POSTCARD_NAMES[card.postcard]} {turn} · printables {__version__}"
+
+
+def _bar_y(card: PeaCard, beside: bool) -> float:
+    """The scale bar's baseline: on the caption's line, or above it when the caption does not fit beside."""
+    _, card_h = card.card_size_mm()
+    y = card_h - FINE_BASELINE_MM
     return y if beside else y - line_height_mm(CAPTION_PT, 1.3) - 0.4
 
 
 def _foot(card: PeaCard, box: bool = True) -> tuple[float, bool]:
-    """Height above the stripe of the foot (publisher's box on the front, scale bar, caption, fine
-    print), and whether the caption is beside the bar. The box is measured with the longest
-    difficulty line."""
+    """Height above the stripe of the foot (publisher's box on the front, scale bar and caption),
+    and whether the caption is beside the bar. The box is measured with the longest difficulty line."""
     card_w, card_h = card.card_size_mm()
-    beside = SAFE_MM + SCALE_BAR_MM + 3 + text_width_mm(SCALE_CAPTION, CAPTION_PT) <= card_w - SAFE_MM
-    height = card_h - _bar_y(card_h, beside) + 2.0 - STRIPE_MM  # 2 mm: the bar's ticks
+    beside = SAFE_MM + SCALE_BAR_MM + 3 + text_width_mm(_caption(card), CAPTION_PT) <= card_w - SAFE_MM
+    height = card_h - _bar_y(card, beside) + 2.0 - STRIPE_MM  # 2 mm: the bar's ticks
     if box:
         height += BAR_GAP_MM - 2.0 + publisher_box_height(
             GAME_FACTS[KIND], card_w - 2 * SAFE_MM, BOX_PT, compact=True, extra=_about(card, WORST_MEAN))
@@ -307,7 +305,8 @@ def plan_card(card: PeaCard, mean: float) -> CardPlan:
     where = f"the {POSTCARD_NAMES[card.postcard]} {'landscape' if card.landscape else 'portrait'} card"
     shape = f"{layout.rows} rows x {layout.cols} columns"
     if card.pea_mm is not None:
-        for pea in _sizes(MAX_PEA_MM):
+        # To 0.1 mm, rounded down: the size said is one that fits.
+        for pea in (round(MAX_PEA_MM - i / 10, 1) for i in range(int(round((MAX_PEA_MM - MIN_PEA_MM) * 10)) + 1)):
             if any(_try_plan(card, pea, a, info, SUMMARY_SIZES_PT[-1]) for a in _arrangements(card)):
                 raise ParameterError(
                     f"pea {card.pea_mm:g} mm: a layout of {shape} does not fit {where}; "
@@ -370,13 +369,11 @@ def scale_bar(x: float, y: float, length: float = SCALE_BAR_MM) -> list[Item]:
 
 def _foot_items(card: PeaCard, card_w: float, card_h: float, mean: float, box: bool = True) -> list[Item]:
     _, beside = _foot(card)
-    fine_y = card_h - FINE_BASELINE_MM
-    items: list[Item] = [Text(SAFE_MM, fine_y, fine_print(card), size_pt=FINE_PT, colour=0.4)]
-    y = _bar_y(card_h, beside)
+    y = _bar_y(card, beside)
     if beside:
-        items.append(Text(SAFE_MM + SCALE_BAR_MM + 3, y, SCALE_CAPTION, size_pt=CAPTION_PT, colour=INK_GREY))
+        items: list[Item] = [Text(SAFE_MM + SCALE_BAR_MM + 3, y, _caption(card), size_pt=CAPTION_PT, colour=INK_GREY)]
     else:
-        items.append(Text(SAFE_MM, y + line_height_mm(CAPTION_PT, 1.3) + 0.4, SCALE_CAPTION, size_pt=CAPTION_PT, colour=INK_GREY))
+        items = [Text(SAFE_MM, card_h - FINE_BASELINE_MM, _caption(card), size_pt=CAPTION_PT, colour=INK_GREY)]
     items += scale_bar(SAFE_MM, y)
     if not box:
         return items
@@ -438,13 +435,14 @@ def front(card: PeaCard, plan: CardPlan, mean: float) -> list[Item]:
     else:
         row_h = TALLY_H_MM
         slack = (bottom - top) - (block_h + gap + row_h + gap + summary_h)
-        spacing = gap + slack / 4  # spare height shared equally above, between and below the blocks
-        y = top + slack / 4
+        # Spare height shared above the peas, between them and the rules, and under the rules; the
+        # rules run on from beside the tally box to under it without a gap.
+        y = top + slack / 3
         items += _peas(layout, SAFE_MM + (body_w - block_w) / 2, y, plan.pea, plan.pitch)
-        y += block_h + spacing
+        y += block_h + gap + slack / 3
         items += _tally(SAFE_MM, y, TALLY_W_MM)
         items += _text_lines(SAFE_MM + TALLY_W_MM + gap, y - 0.6, plan.info, plan.summary_pt)
-        y += row_h + spacing
+        y += row_h + gap
         items += _text_lines(SAFE_MM, y - gap + 0.6 * line_height_mm(plan.summary_pt, 1.2), plan.summary, plan.summary_pt)
     items += _foot_items(card, card_w, card_h, mean)
     return items

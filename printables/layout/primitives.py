@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -13,9 +12,6 @@ Colour = Union[float, tuple[float, float, float]]
 BLACK: Colour = 0.0
 WHITE: Colour = 1.0
 
-# Helvetica's mean advance width is about 0.52 em; layout only needs a safe estimate to wrap
-# prose, since the renderer owns the real font metrics.
-HELVETICA_MEAN_EM = 0.52
 PT_TO_MM = 25.4 / 72
 
 
@@ -105,21 +101,30 @@ class Document:
     metadata: dict = field(default_factory=dict)
 
 
-def text_width_mm(text: str, size_pt: float) -> float:
-    """A safe estimate of the width of Helvetica text in mm (the real width in another language)."""
-    localised = width_active(text, size_pt)
+def text_width_mm(text: str, size_pt: float, font: str = "Helvetica") -> float:
+    """The width of ``text`` in mm, from the embedded font's own advance widths (in the language the
+    sheet is being drawn in: printables/i18n)."""
+    from printables import fonts
+
+    localised = width_active(text, size_pt, font)
     if localised is not None:
         return localised
-    return len(text) * HELVETICA_MEAN_EM * size_pt * PT_TO_MM
+    return fonts.text_width_mm(text, size_pt, font)
 
 
-def wrap(text: str, width_mm: float, size_pt: float) -> list[str]:
-    """Split prose into lines that fit ``width_mm`` at ``size_pt`` (estimate; measured in another language)."""
-    localised = wrap_active(text, width_mm, size_pt)
+def wrap(text: str, width_mm: float, size_pt: float, font: str = "Helvetica") -> list[str]:
+    """Split prose into lines no wider than ``width_mm`` at ``size_pt``, measured with the real font
+    (a paragraph of a sheet drawn in another language is translated first: printables/i18n)."""
+    localised = wrap_active(text, width_mm, size_pt, font)
     if localised is not None:
         return localised
-    chars = max(10, int(width_mm / (HELVETICA_MEAN_EM * size_pt * PT_TO_MM)))
-    return textwrap.wrap(text, chars)
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width_mm(f"{lines[-1]} {word}", size_pt, font) <= width_mm:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 def line_height_mm(size_pt: float, leading: float = 1.25) -> float:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Mapping, TypeVar
 
@@ -87,6 +86,8 @@ PRESET_KEYS = {"kind", "description", "params"}
 
 def load_preset(path: Path) -> Preset:
     """Read a preset TOML file; errors name the file and the key."""
+    import tomllib  # here, not at the top: sheet commands read no preset and start faster
+
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except UnicodeDecodeError as error:

@@ -3,12 +3,13 @@
 The board is two halves joined by a hinge along the fold line. Each half holds 2 rows of
 ``pits_per_row / 2`` pits and one store at its outer end. ``x`` runs along the rows (the fold
 line is ``x = 0``), ``y`` across them (South's edge at ``y = 0``), ``z`` up from the bed.
-Pits and stores are rounded rectangles in plan (``pit_diameter_mm`` along the row,
-``pit_length_mm`` across it) whose corner radius ``pit_corner_radius_mm`` is capped at half their
-width, so the default gives ovals with round ends (round pits when both sizes are equal), with a
-rounded bottom of radius ``pit_bottom_radius_mm``. Each half is solid under its playing surface: the
-slicer's 20 % infill hollows it, which prints faster and lighter than walls and ribs drawn in the
-model (see ``benchmarks/giuthi_print_cost.py``). Pure: no cadquery, no I/O.
+Pits and stores are bowls: in plan a stadium (``pit_diameter_mm`` along the row, ``pit_length_mm``
+across it; a circle when both are equal), in section a circular arc across the row, so the floor
+is one smooth concave surface (a sphere swept along the pit's long axis). The default board is the
+user's: each half about 160 x 145 mm in plan (``DEFAULT_SIZE_MM``); ``params_for_size`` derives the
+pit sizes that fill another plan. Each half is solid under its playing surface: the slicer's 20 %
+infill hollows it, which prints faster and lighter than walls and ribs drawn in the model (see
+``benchmarks/giuthi_print_cost.py``). Pure: no cadquery, no I/O.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any, Mapping
 
 from printables.errors import ParameterError
 from printables.params import base
-from printables.params.giuthi_seeds import MAX_SEED_DIAMETER_MM, MIN_SEED_DIAMETER_MM
+from printables.params.giuthi_seeds import MAX_SEED_DIAMETER_MM, MIN_SEED_DIAMETER_MM, SeedParams
 from printables.rules import giuthi
 
 # Dremel DigiLab 3D45 build volume and the room a skirt needs around a part.
@@ -46,6 +47,23 @@ STADIUM_TOLERANCE_MM = 1e-9
 HOLE_CLEARANCE_RANGE_MM = (0.2, 0.5)
 CHAMFER_RANGE_MM = (0.2, 0.5)  # or 0 for none: a chamfer under one layer does not print (and breaks OCP)
 
+# The hinge as the issue sizes it to the screw: plastic round every bore, the section a knuckle
+# hangs by where it leaves its half, and knuckles alternating along the fold.
+HINGE_WALL_MM = 2.5
+HINGE_NECK_MM = 4.0
+MIN_KNUCKLES = 3
+
+# Side marks on the playing surface, debossed and printable without support: a line of dimples
+# along South's edge, a V groove along North's, in the margins (tell the sides apart by touch).
+MARK_DEPTH_MM = 0.6
+DIMPLE_RADIUS_MM = 1.2  # at the surface
+GROOVE_WIDTH_MM = 1.2  # at the surface; 45-degree flanks, so half as deep as wide
+MIN_MARGIN_MM = round(2 * (DIMPLE_RADIUS_MM + MIN_WALL_MM), 3)  # a dimple with a wall each side
+
+DEFAULT_SIZE_MM = (160.0, 145.0)  # one half in plan, knuckles included: the user's board
+SIZE_TOLERANCE = 0.04  # the issue: within 4 % of the user's size
+MIN_PIT_MM = 15.0  # a pit narrower than this takes no finger
+
 
 @dataclass(frozen=True)
 class GiuthiBoardParams:
@@ -53,20 +71,19 @@ class GiuthiBoardParams:
 
     pits_per_row: int = giuthi.DEFAULT_PITS_PER_ROW
     seeds_per_pit: int = giuthi.DEFAULT_SEEDS_PER_PIT
-    pit_diameter_mm: float = 36.0  # along the row
-    pit_length_mm: float = 56.0  # across the row; = pit_diameter_mm for round pits
-    # Deep enough for 5 seeds per pit as well as the default 4 (the rule core's capacity: 32 seeds
-    # of 11 mm per pit, 51 per store); presets for one seed count are cut shallower (see models/).
-    pit_depth_mm: float = 12.5
-    pit_bottom_radius_mm: float = 6.0  # the rounded edge between pit wall and pit floor
-    # Plan radius of pit and store corners, capped at half their width: 40 gives round ends.
-    pit_corner_radius_mm: float = 40.0
-    store_width_mm: float = 28.0  # along the row; a store spans both rows across
-    store_depth_mm: float = 12.5
-    thickness_mm: float = 13.7  # bed to playing surface
+    # Along and across the row: what fills DEFAULT_SIZE_MM (see params_for_size).
+    pit_diameter_mm: float = 35.5
+    pit_length_mm: float = 66.5  # = pit_diameter_mm for round pits
+    # Deep enough for the rule core's 99.9th-percentile load of 4 seeds per pit (28 beans of 10.5 mm
+    # per pit, 43 per store; see models.capacity_shortfall), with seeds to spare; presets
+    # for more seeds cut deeper. Shallow bowls keep the board thin, which is most of its cost.
+    pit_depth_mm: float = 8.0
+    store_width_mm: float = 30.0  # along the row; a store spans both rows across
+    store_depth_mm: float = 8.0
+    thickness_mm: float = 9.2  # bed to playing surface
     wall_mm: float = 1.2  # thinnest solid anywhere: pit floors, webs, margins
     web_mm: float = 2.0  # solid between neighbouring pits at the playing surface
-    margin_mm: float = 2.0  # outer edge to the nearest pit or store
+    margin_mm: float = 5.0  # outer edge to the nearest pit or store: room for the side marks
     screw: str = "no2"
     screw_length_mm: float = 12.7  # No. 2 x 1/2"
     pilot_ratio: float = 0.77
@@ -76,8 +93,8 @@ class GiuthiBoardParams:
     seam_gap_mm: float = 0.4  # between the two halves' fold faces when open
     chamfer_mm: float = 0.5  # 45-degree chamfer on the outer bed edges (elephant's foot)
     band_groove_mm: float = 3.0  # opening of the V groove for the rubber band (depth half that)
-    seed_diameter_mm: float = 11.0  # used only when the seed model's parameters are not given
-    seed_height_mm: float = 5.5
+    seed_diameter_mm: float = 10.5  # the beans the pits are sized for: length (models.seed_params_for)
+    seed_height_mm: float = 4.5
     packing_factor: float = 0.55  # seed volume / bulk volume of loosely poured seeds
 
     def __post_init__(self) -> None:
@@ -112,9 +129,9 @@ class GiuthiBoardParams:
 
     @property
     def knuckle_radius_mm(self) -> float:
-        """Outer radius of the hinge knuckles: the teardrop bore plus a full wall above it."""
+        """Outer radius of the hinge knuckles: the teardrop bore plus the hinge wall above its tip."""
         tip = teardrop_tip_mm(self.clearance_diameter_mm / 2)
-        return math.ceil((tip + MIN_WALL_MM) * 10 - 1e-9) / 10
+        return math.ceil((tip + HINGE_WALL_MM) * 10 - 1e-9) / 10
 
     @property
     def notch_radius_mm(self) -> float:
@@ -153,10 +170,6 @@ class GiuthiBoardParams:
     def store_length_mm(self) -> float:
         """Length of a store across the rows (it runs beside both rows)."""
         return round(2 * self.pit_length_mm + self.web_mm, 3)
-
-    def corner_radius_for(self, width: float) -> float:
-        """Plan corner radius of a pit or store ``width`` mm wide: round ends when the radius is capped."""
-        return min(self.pit_corner_radius_mm, width / 2)
 
     def half_size_mm(self) -> tuple[float, float, float]:
         """Bounding box (x, y, z) of one half as printed, knuckles included."""
@@ -247,8 +260,6 @@ def _validate(p: GiuthiBoardParams) -> None:
         ("pit_diameter_mm", 15.0, 80.0),
         ("pit_length_mm", 15.0, 120.0),
         ("pit_depth_mm", 4.0, 60.0),
-        ("pit_bottom_radius_mm", 0.5, 40.0),
-        ("pit_corner_radius_mm", 0.5, 60.0),
         ("store_width_mm", 15.0, 80.0),
         ("store_depth_mm", 4.0, 60.0),
         ("thickness_mm", 5.0, 80.0),
@@ -283,17 +294,15 @@ def _validate(p: GiuthiBoardParams) -> None:
         ("pit", p.pit_diameter_mm, p.pit_depth_mm),
         ("store", p.store_width_mm, p.store_depth_mm),
     ):
-        limit = min(width / 2, depth) - 0.5
-        if p.pit_bottom_radius_mm > limit:
+        # A bowl deeper than half its width would curl back over itself: an undercut that needs support.
+        if depth > width / 2 + 1e-9:
             raise ParameterError(
-                f"pit_bottom_radius_mm={p.pit_bottom_radius_mm:g} does not fit a {what} {width:g} mm wide"
-                f" and {depth:g} mm deep; at most {limit:g}"
+                f"{what}_depth_mm={depth:g}: a bowl {width:g} mm wide is at most {width / 2:g} mm deep"
+                " (a half-round); make it wider or shallower"
             )
-    if p.pit_corner_radius_mm < p.pit_bottom_radius_mm:
-        # The rounded bottom runs round each corner; a tighter corner would fold it over itself.
+    if p.margin_mm < MIN_MARGIN_MM - 1e-9:
         raise ParameterError(
-            f"pit_corner_radius_mm={p.pit_corner_radius_mm:g} is less than"
-            f" pit_bottom_radius_mm={p.pit_bottom_radius_mm:g}; at least {p.pit_bottom_radius_mm:g}"
+            f"margin_mm={p.margin_mm:g}: the side marks need at least {MIN_MARGIN_MM:g} mm between the pits and the edge"
         )
     for name in ("web_mm", "margin_mm"):
         if getattr(p, name) < p.wall_mm - 1e-9:
@@ -313,10 +322,11 @@ def _validate(p: GiuthiBoardParams) -> None:
             f" a {p.screw} screw needs {needed:g} mm ({ENGAGEMENT_FACTOR:g} x d), so at least"
             f" {needed + p.clearance_knuckle_mm + p.hinge_gap_mm:g} mm"
         )
-    if p.seed_height_mm > p.seed_diameter_mm / 2:
-        raise ParameterError(
-            f"seed_height_mm={p.seed_height_mm:g}: at most half seed_diameter_mm={p.seed_diameter_mm:g}"
-        )
+    # The seeds the board is sized for must be seeds the sprue can make (a bean lies flat).
+    try:
+        SeedParams(seed_diameter_mm=p.seed_diameter_mm, seed_height_mm=p.seed_height_mm)
+    except ParameterError as error:
+        raise ParameterError(str(error)) from None
     _check_bed(p)
 
 
@@ -370,3 +380,80 @@ def _largest_fitting(p: GiuthiBoardParams, name: str) -> float | None:
             return value
         value = round(value - 0.5, 3)
     return None
+
+
+def _unchecked(mapping: Mapping[str, Any]) -> GiuthiBoardParams:
+    """Parameters from a mapping without validation, to measure a board that may not fit."""
+    q = object.__new__(GiuthiBoardParams)
+    for f in fields(GiuthiBoardParams):
+        object.__setattr__(q, f.name, mapping.get(f.name, f.default))
+    return q
+
+
+def parse_size(text: str) -> tuple[float, float]:
+    """``"160x145"`` -> (160.0, 145.0): one half's plan in mm, along the rows by across them."""
+    parts = str(text).lower().replace("×", "x").split("x")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        w, h = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ParameterError(f"size_mm={text!r}: expected WIDTHxHEIGHT in mm, e.g. 160x145") from None
+    if not (math.isfinite(w) and math.isfinite(h)) or w <= 0 or h <= 0:
+        raise ParameterError(f"size_mm={text!r}: expected two positive numbers of mm, e.g. 160x145")
+    return w, h
+
+
+def size_limits(mapping: Mapping[str, Any]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The smallest and largest half plans (x, y) this board's other parameters can be laid out in."""
+    q = _unchecked(mapping)
+    cols = q.columns_per_half
+    fixed_x = _fixed_length_mm(q)
+    fixed_y = 2 * q.margin_mm + q.web_mm
+    bed = sorted(USABLE_BED_MM[:2], reverse=True)
+    smallest = (fixed_x + cols * MIN_PIT_MM, fixed_y + 2 * MIN_PIT_MM)
+    # Pits are at least as long across the rows as along them, and the half lies either way on the bed.
+    largest_y = min(bed[1], fixed_y + 2 * 120.0)
+    largest_x = min(bed[0], fixed_x + cols * 80.0)
+    return (round(smallest[0], 1), round(smallest[1], 1)), (math.floor(largest_x * 10) / 10, largest_y)
+
+
+def _fixed_length_mm(q: GiuthiBoardParams) -> float:
+    """The part of a half's x extent that does not grow with the pits: hinge, webs, store, margin."""
+    return (q.hinge_zone_mm + q.columns_per_half * q.web_mm + q.store_width_mm + q.margin_mm
+            + q.seam_gap_mm / 2 + q.knuckle_radius_mm)
+
+
+def params_for_size(mapping: Mapping[str, Any], width_mm: float, height_mm: float) -> dict[str, Any]:
+    """``mapping`` with the pit sizes that make one half ``width_mm`` x ``height_mm`` in plan.
+
+    ``width_mm`` runs along the rows (fold face to outer end, knuckles included), ``height_mm``
+    across them. Pit sizes are rounded down to 0.1 mm, so the half is at most 0.3 mm smaller than
+    asked. A plan the pits cannot fill, or the 3D45 bed cannot take, is refused with the range
+    that works. Nothing is ever scaled: stores, webs, margins and the hinge keep their sizes.
+    """
+    for name in ("pit_diameter_mm", "pit_length_mm"):
+        if name in mapping:
+            raise ParameterError(f"size_mm={width_mm:g}x{height_mm:g} derives {name}: give the size or the pit sizes, not both")
+    q = _unchecked(mapping)
+    cols = q.columns_per_half
+    (min_x, min_y), (max_x, max_y) = size_limits(mapping)
+    allowed = f"with {q.pits_per_row} pits per row: {min_x:g}x{min_y:g} to {max_x:g}x{max_y:g}"
+    if not (min_x - 1e-9 <= width_mm <= max_x + 1e-9 and min_y - 1e-9 <= height_mm <= max_y + 1e-9):
+        raise ParameterError(
+            f"size_mm={width_mm:g}x{height_mm:g}: a half of this board fits the 3D45 bed and its pits"
+            f" ({MIN_PIT_MM:g} mm at least) {allowed}"
+        )
+    diameter = math.floor((width_mm - _fixed_length_mm(q)) / cols * 10 + 1e-6) / 10
+    length = math.floor((height_mm - 2 * q.margin_mm - q.web_mm) / 2 * 10 + 1e-6) / 10
+    if length < diameter:
+        # Pits are never longer along the row than across it: the plan is too long for its width.
+        raise ParameterError(
+            f"size_mm={width_mm:g}x{height_mm:g}: pits would be {diameter:g} mm along the row but only"
+            f" {length:g} across it; for {height_mm:g} mm across, at most"
+            f" {math.floor((_fixed_length_mm(q) + cols * length) * 10) / 10:g} mm along ({allowed})"
+        )
+    out = dict(mapping)
+    out["pit_diameter_mm"] = diameter
+    out["pit_length_mm"] = length
+    return out

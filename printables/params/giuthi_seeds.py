@@ -1,7 +1,8 @@
 """Giuthi seed sprue: frozen, validated parameters of 12 joined seeds and their derived sizes.
 
-Each seed is a flat-bottomed dome (a spherical cap: base diameter ``seed_diameter_mm``, height
-``seed_height_mm``), standing on the bed. Neighbouring seeds are joined by bed-level gates: a bar
+Each seed is a bean: half an ellipsoid standing on its flat cut face (``seed_diameter_mm`` long
+along the sprue's rows, ``seed_width_ratio`` times that across, ``seed_height_mm`` tall). Its
+side is vertical at the bed and leans inward above, so it prints without support at any size. Neighbouring seeds are joined by bed-level gates: a bar
 ``gate_width_mm`` wide and ``gate_height_mm`` tall that narrows to ``neck_width_mm`` for
 ``neck_length_mm`` where it meets each seed, so nail clippers cut at the seed and leave a small nub.
 Pure: no cadquery, no I/O.
@@ -28,6 +29,7 @@ GATE_OVERLAP_MM = 0.2  # gates start this far inside the seed's wall at gate hei
 MIN_SEED_DIAMETER_MM = 6.0  # smaller seeds are fiddly to pick up and to clip
 MAX_SEED_DIAMETER_MM = 20.0
 MIN_DOME_ABOVE_GATE_MM = 1.0  # a seed must stand clearly above its gates to be told apart by touch
+WIDTH_RATIO_RANGE = (0.5, 1.0)  # 1.0 is a round seed (a lentil); below 0.5 a sliver
 
 
 class InvalidSeedParams(ParameterError):
@@ -36,10 +38,11 @@ class InvalidSeedParams(ParameterError):
 
 @dataclass(frozen=True)
 class SeedParams:
-    """The seed sprue in mm: dome size, grid of seeds and the gates that join them."""
+    """The seed sprue in mm: bean size, grid of seeds and the gates that join them."""
 
-    seed_diameter_mm: float = 11.0
-    seed_height_mm: float = 5.5
+    seed_diameter_mm: float = 10.5  # the bean's length, along the sprue's rows
+    seed_height_mm: float = 4.5
+    seed_width_ratio: float = 0.7  # width across / length
     rows: int = 3
     cols: int = 4
     seed_gap_mm: float = 3.0  # edge to edge, along a gate
@@ -66,12 +69,17 @@ def _validate(p: SeedParams) -> None:
             f"seed_diameter_mm={p.seed_diameter_mm}: expected {MIN_SEED_DIAMETER_MM}"
             f" to {MAX_SEED_DIAMETER_MM} mm"
         )
-    radius = p.seed_diameter_mm / 2
-    if p.seed_height_mm > radius:
-        # A cap taller than a hemisphere leans out over its own base: an unsupported overhang.
+    if not WIDTH_RATIO_RANGE[0] <= p.seed_width_ratio <= WIDTH_RATIO_RANGE[1]:
         raise InvalidSeedParams(
-            f"seed_height_mm={p.seed_height_mm} is more than half seed_diameter_mm="
-            f"{p.seed_diameter_mm}: the dome would overhang its base; at most {radius:g} mm"
+            f"seed_width_ratio={p.seed_width_ratio}: expected {WIDTH_RATIO_RANGE[0]:g} to {WIDTH_RATIO_RANGE[1]:g}"
+        )
+    width = seed_width_mm(p)
+    if p.seed_height_mm > width:
+        # Taller than wide, a bean would stand on edge rather than lie: it topples off a pit's slope.
+        raise InvalidSeedParams(
+            f"seed_height_mm={p.seed_height_mm} is more than the seed's width ({width:g} mm ="
+            f" seed_width_ratio {p.seed_width_ratio:g} x seed_diameter_mm {p.seed_diameter_mm:g});"
+            f" at most {width:g} mm"
         )
     if p.rows < 1 or p.cols < 1 or p.rows * p.cols < 2:
         raise InvalidSeedParams(f"rows={p.rows}, cols={p.cols}: need at least 2 seeds in a grid")
@@ -120,48 +128,51 @@ def seed_count(p: SeedParams) -> int:
     return p.rows * p.cols
 
 
-def sphere_radius_mm(p: SeedParams) -> float:
-    """Radius of the sphere the dome is cut from."""
-    a, h = p.seed_diameter_mm / 2, p.seed_height_mm
-    return (a * a + h * h) / (2 * h)
+def seed_width_mm(p: SeedParams) -> float:
+    """The bean's width across the rows."""
+    return round(p.seed_diameter_mm * p.seed_width_ratio, 6)
 
 
-def seed_radius_at_mm(p: SeedParams, z_mm: float) -> float:
-    """Radius of a seed's horizontal section at height ``z_mm`` above the bed (0 above the top)."""
+def seed_radius_at_mm(p: SeedParams, z_mm: float, direction: tuple[float, float] = (1.0, 0.0)) -> float:
+    """Distance from a seed's axis to its side at height ``z_mm``, in plan ``direction`` (0 above the top).
+
+    The section at height z is the base ellipse shrunk by sqrt(1 - (z / height)^2).
+    """
     if not 0 <= z_mm <= p.seed_height_mm:
         return 0.0
-    big_r = sphere_radius_mm(p)
-    centre_z = p.seed_height_mm - big_r
-    return math.sqrt(max(big_r * big_r - (z_mm - centre_z) ** 2, 0.0))
+    a, b = p.seed_diameter_mm / 2, seed_width_mm(p) / 2
+    ux, uy = direction
+    norm = math.hypot(ux, uy)
+    base = 1.0 / math.sqrt((ux / norm / a) ** 2 + (uy / norm / b) ** 2)
+    return base * math.sqrt(max(1.0 - (z_mm / p.seed_height_mm) ** 2, 0.0))
 
 
 def seed_volume_mm3(p: SeedParams) -> float:
-    """Volume of one seed (spherical cap of base radius a and height h: pi h (3a^2 + h^2) / 6)."""
-    a, h = p.seed_diameter_mm / 2, p.seed_height_mm
-    return math.pi * h * (3 * a * a + h * h) / 6
+    """Volume of one seed: half an ellipsoid of semi-axes a, b, h is 2/3 pi a b h."""
+    return 2 / 3 * math.pi * (p.seed_diameter_mm / 2) * (seed_width_mm(p) / 2) * p.seed_height_mm
 
 
-def seed_pitch_mm(p: SeedParams) -> float:
-    """Centre-to-centre distance of neighbouring seeds."""
-    return p.seed_diameter_mm + p.seed_gap_mm
+def seed_pitch_mm(p: SeedParams) -> tuple[float, float]:
+    """Centre-to-centre distance of neighbouring seeds along a row (x) and between rows (y)."""
+    return p.seed_diameter_mm + p.seed_gap_mm, seed_width_mm(p) + p.seed_gap_mm
 
 
 def sprue_size_mm(p: SeedParams) -> tuple[float, float, float]:
     """Bounding box (x, y, z) of the sprue as printed."""
-    pitch = seed_pitch_mm(p)
+    px, py = seed_pitch_mm(p)
     return (
-        (p.cols - 1) * pitch + p.seed_diameter_mm,
-        (p.rows - 1) * pitch + p.seed_diameter_mm,
+        round((p.cols - 1) * px + p.seed_diameter_mm, 6),
+        round((p.rows - 1) * py + seed_width_mm(p), 6),
         p.seed_height_mm,
     )
 
 
 def seed_centres(p: SeedParams) -> tuple[tuple[float, float], ...]:
     """Seed centres (x, y) on the bed, row by row from -y, the grid centred on the origin."""
-    pitch = seed_pitch_mm(p)
-    x0 = -(p.cols - 1) * pitch / 2
-    y0 = -(p.rows - 1) * pitch / 2
-    return tuple((x0 + c * pitch, y0 + r * pitch) for r in range(p.rows) for c in range(p.cols))
+    px, py = seed_pitch_mm(p)
+    x0 = -(p.cols - 1) * px / 2
+    y0 = -(p.rows - 1) * py / 2
+    return tuple((round(x0 + c * px, 6), round(y0 + r * py, 6)) for r in range(p.rows) for c in range(p.cols))
 
 
 def gates(p: SeedParams) -> tuple[tuple[int, int], ...]:
@@ -188,8 +199,8 @@ def gate_outline(
     length = math.hypot(dx, dy)
     ux, uy = dx / length, dy / length
     vx, vy = -uy, ux
-    radius = p.seed_diameter_mm / 2
-    start = seed_radius_at_mm(p, p.gate_height_mm) - GATE_OVERLAP_MM
+    radius = seed_radius_at_mm(p, 0.0, (ux, uy))
+    start = seed_radius_at_mm(p, p.gate_height_mm, (ux, uy)) - GATE_OVERLAP_MM
     neck_end = radius + p.neck_length_mm
     shoulder = neck_end + (p.gate_width_mm - p.neck_width_mm) / 2
     n, w = p.neck_width_mm / 2, p.gate_width_mm / 2
@@ -227,4 +238,5 @@ def copies_needed(
 
 def stl_name(p: SeedParams) -> str:
     """File name of the sprue's STL, from its parameters."""
-    return f"giuthi-seeds-{seed_count(p)}-{p.seed_diameter_mm:g}mm.stl"
+    return (f"giuthi-seeds-{seed_count(p)}-{p.seed_diameter_mm:g}x{seed_width_mm(p):g}"
+            f"x{p.seed_height_mm:g}mm.stl")

@@ -9,6 +9,7 @@ card on the page), and how the difficulty of a layout is measured.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from printables.errors import ParameterError
@@ -22,6 +23,11 @@ BLEEDS_MM = (0.0, 3.0)
 MIN_PEA_MM = 10.0  # a digit written in pencil needs about this much room
 MAX_PEA_MM = 20.0  # larger peas are more card than game
 MAX_RECTANGLE_SIDE = 12  # no card has room for more peas in a row at MIN_PEA_MM
+# The most peas any card holds across and down, at MIN_PEA_MM on the largest card turned the best
+# way (landscape for columns, portrait for rows; tests/test_peas_limits.py measures both). A layout
+# wider or taller is refused at once, before it is analysed or laid out.
+MAX_LAYOUT_COLS = 11
+MAX_LAYOUT_ROWS = 8
 
 # Crop marks: thin lines on the extension of each cut line, this far from the trim (outside any
 # bleed) and this long. Every mark has exactly this length, which is how a checker tells them apart.
@@ -151,6 +157,7 @@ class PeaCard:
             raise ParameterError(
                 f"layout {self.layout!r} and rows/cols: give either a layout or rows and cols, not both"
             )
+        _refuse_oversized_mask(self.layout)
         try:
             self.card_layout()
         except peas.LayoutError as error:
@@ -241,6 +248,25 @@ class PeaCard:
         if self.lang != "en":
             parts.append(self.lang)
         return "-".join(parts)
+
+
+def _refuse_oversized_mask(text: str) -> None:
+    """Refuse a mask wider or taller than any card holds, reading only where its peas stand (a
+    150 x 150 mask would otherwise be built and measured for minutes before it is refused)."""
+    if text.strip() in peas.LAYOUTS:
+        return
+    rows = re.split(r"[/\n]", text.strip())
+    filled = [r for r, row in enumerate(rows) if "o" in row]
+    if not filled:
+        return  # the rule core says what is wrong with it
+    height = filled[-1] - filled[0] + 1
+    width = max(row.strip().rfind("o") for row in rows) - min(
+        row.strip().find("o") for row in rows if "o" in row) + 1
+    if height > MAX_LAYOUT_ROWS or width > MAX_LAYOUT_COLS:
+        raise ParameterError(
+            f"layout mask of {height} row{'s' * (height != 1)} x {width} column{'s' * (width != 1)}: no postcard holds more than {MAX_LAYOUT_ROWS} rows"
+            f" or {MAX_LAYOUT_COLS} columns of peas (at {MIN_PEA_MM:g} mm); use a smaller layout"
+        )
 
 
 def expected_smushed(layout: peas.Layout, name: str | None) -> float:

@@ -69,83 +69,84 @@ def _scene(parts: Sequence[PreviewPart]) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def _rasterise(screen: np.ndarray, depth: np.ndarray, width: int, height: int) -> np.ndarray:
-    """Index of the nearest triangle at every pixel (-1 for none); ``screen`` is (n, 3, 2) px."""
-    zbuf = np.full(width * height, -np.inf)
-    fbuf = np.full(width * height, -1, dtype=np.int64)
-    lo = np.floor(screen.min(axis=1)).astype(np.int64)
-    hi = np.ceil(screen.max(axis=1)).astype(np.int64)
-    span = np.maximum(hi - lo, 1).max(axis=1)
-    # Triangles grouped by the power-of-two square their bounding box fits in, then batched.
-    bucket = np.ceil(np.log2(span)).astype(np.int64)
-    for b in np.unique(bucket):
-        k = int(2**b) + 1
-        ids = np.nonzero(bucket == b)[0]
-        oy, ox = np.mgrid[0:k, 0:k]
-        ox, oy = ox.ravel(), oy.ravel()
-        per_batch = max(1, _BATCH_SAMPLES // (k * k))
-        for start in range(0, len(ids), per_batch):
-            f = ids[start : start + per_batch]
-            # A huge triangle alone is still tested in pieces of its bounding box.
-            step = max(1, _BATCH_SAMPLES // len(f))
-            for o in range(0, k * k, step):
-                offsets = (ox[o : o + step], oy[o : o + step])
-                _test_pixels(screen, depth, f, lo, offsets, zbuf, fbuf, width, height)
-    return fbuf.reshape(height, width)
+    """Index of the nearest triangle at every pixel (-1 for none); ``screen`` is (n, 3, 2) px.
 
-
-def _test_pixels(
-    screen: np.ndarray,
-    depth: np.ndarray,
-    f: np.ndarray,
-    lo: np.ndarray,
-    offsets: tuple[np.ndarray, np.ndarray],
-    zbuf: np.ndarray,
-    fbuf: np.ndarray,
-    width: int,
-    height: int,
-) -> None:
-    """Test pixels at ``offsets`` (x, y) from each triangle's corner ``lo``; keep the nearest per pixel."""
-    ox, oy = offsets
-    px = lo[f, 0][:, None] + ox[None, :]
-    py = lo[f, 1][:, None] + oy[None, :]
-    cx, cy = px + 0.5, py + 0.5
-    (x0, y0), (x1, y1), (x2, y2) = (screen[f, i, :].T[:, :, None] for i in range(3))
+    A scanline fill, vectorised over triangles: each triangle's pixel rows, each row's span of
+    pixel centres inside it, each span's pixels with the depth of the triangle's plane. Samples
+    go in batches (bounded memory); the nearest per pixel wins, ties to the lowest face index.
+    """
+    x, y = screen[..., 0], screen[..., 1]
+    (x0, x1, x2), (y0, y1, y2), (z0, z1, z2) = x.T, y.T, depth.T
     area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
-    w0 = ((x1 - cx) * (y2 - cy) - (x2 - cx) * (y1 - cy)) / np.where(area == 0, 1, area)
-    w1 = ((x2 - cx) * (y0 - cy) - (x0 - cx) * (y2 - cy)) / np.where(area == 0, 1, area)
-    w2 = 1 - w0 - w1
-    inside = (w0 >= 0) & (w1 >= 0) & (w2 >= 0) & (area != 0)
-    inside &= (px >= 0) & (px < width) & (py >= 0) & (py < height)
-    d = depth[f]
-    z = w0 * d[:, 0:1] + w1 * d[:, 1:2] + w2 * d[:, 2:3]
-    rows, cols = np.nonzero(inside)
-    if len(rows) == 0:
-        return
-    pix = py[rows, cols] * width + px[rows, cols]
-    zs = z[rows, cols]
-    faces = f[rows]
-    # Nearest sample per pixel within the batch (ties: lowest face index), then the buffer.
-    order = np.lexsort((faces, -zs, pix))
-    pix, zs, faces = pix[order], zs[order], faces[order]
-    first = np.ones(len(pix), dtype=bool)
-    first[1:] = pix[1:] != pix[:-1]
-    pix, zs, faces = pix[first], zs[first], faces[first]
-    nearer = zs > zbuf[pix]
-    zbuf[pix[nearer]] = zs[nearer]
-    fbuf[pix[nearer]] = faces[nearer]
+    live = np.nonzero(area != 0)[0]  # an edge-on triangle covers no pixel centre for certain
+    safe = np.where(area == 0, 1.0, area)
+    # The depth plane z = z0 + dzdx (x - x0) + dzdy (y - y0) of each triangle.
+    dzdx = ((z1 - z0) * (y2 - y0) - (z2 - z0) * (y1 - y0)) / safe
+    dzdy = ((x1 - x0) * (z2 - z0) - (x2 - x0) * (z1 - z0)) / safe
+    # Pixel (c, r) has its centre at (c + 0.5, r + 0.5).
+    row0 = np.maximum(np.ceil(y.min(axis=1) - 0.5), 0).astype(np.int64)
+    row1 = np.minimum(np.floor(y.max(axis=1) - 0.5), height - 1).astype(np.int64)
+    rows = np.maximum(row1 - row0 + 1, 0)
+    cost = rows * (np.ceil(x.max(axis=1) - x.min(axis=1)).astype(np.int64) + 2)
+    zbuf = np.full(width * height, -np.inf)
+    kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    start = 0
+    while start < len(live):
+        # As many triangles as make about _BATCH_SAMPLES samples (at least one).
+        budget = np.cumsum(cost[live[start:]])
+        stop = start + max(1, int(np.searchsorted(budget, _BATCH_SAMPLES, side="right")))
+        f = live[start:stop]
+        start = stop
+        f = f[rows[f] > 0]
+        if not len(f):
+            continue
+        # One entry per (triangle, pixel row).
+        tri = np.repeat(f, rows[f])
+        first = np.cumsum(rows[f]) - rows[f]
+        row = row0[tri] + np.arange(len(tri)) - np.repeat(first, rows[f])
+        yc = row + 0.5
+        left = np.full(len(tri), np.inf)
+        right = np.full(len(tri), -np.inf)
+        for i, j in ((0, 1), (1, 2), (2, 0)):
+            ya, yb, xa, xb = y[tri, i], y[tri, j], x[tri, i], x[tri, j]
+            crosses = (np.minimum(ya, yb) <= yc) & (yc <= np.maximum(ya, yb)) & (ya != yb)
+            xe = xa + (yc - ya) / np.where(ya == yb, 1.0, yb - ya) * (xb - xa)
+            left = np.where(crosses, np.minimum(left, xe), left)
+            right = np.where(crosses, np.maximum(right, xe), right)
+        hit = left <= right  # a row through a vertex only may find no edge crossing it
+        col0 = np.where(hit, np.maximum(np.ceil(left - 0.5), 0), 0).astype(np.int64)
+        col1 = np.where(hit, np.minimum(np.floor(right - 0.5), width - 1), -1).astype(np.int64)
+        spans = np.maximum(col1 - col0 + 1, 0)
+        # One entry per pixel sample.
+        faces = np.repeat(tri, spans)
+        first = np.cumsum(spans) - spans
+        cols = np.repeat(col0, spans) + np.arange(len(faces)) - np.repeat(first, spans)
+        rws = np.repeat(row, spans)
+        z = z0[faces] + dzdx[faces] * (cols + 0.5 - x0[faces]) + dzdy[faces] * (rws + 0.5 - y0[faces])
+        pix = rws * width + cols
+        np.maximum.at(zbuf, pix, z)
+        near = z >= zbuf[pix]  # later batches may still cover these; the rest is hidden for good
+        kept.append((pix[near], z[near], faces[near]))
+    fbuf = np.full(width * height, np.iinfo(np.int64).max, dtype=np.int64)
+    for pix, z, faces in kept:
+        front = z == zbuf[pix]
+        np.minimum.at(fbuf, pix[front], faces[front])
+    fbuf[fbuf == np.iinfo(np.int64).max] = -1
+    return fbuf.reshape(height, width)
 
 
 def _outline(fbuf: np.ndarray, normals: np.ndarray) -> np.ndarray:
     """Pixels on a silhouette or a sharp fold (the face changes and the normals differ much)."""
-
-    def line(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        na, nb = normals[np.maximum(a, 0)], normals[np.maximum(b, 0)]
-        crease = (na * nb).sum(axis=-1) < CREASE_COS
-        return (a != b) & ((a < 0) | (b < 0) | crease)
-
     edge = np.zeros(fbuf.shape, dtype=bool)
-    edge[:, :-1] |= line(fbuf[:, :-1], fbuf[:, 1:])
-    edge[:-1, :] |= line(fbuf[:-1, :], fbuf[1:, :])
+    # Each pixel against its right neighbour, then against the one below; normals are compared
+    # only where the face changes (a small part of the picture).
+    for a, b, marks in ((fbuf[:, :-1], fbuf[:, 1:], edge[:, :-1]), (fbuf[:-1, :], fbuf[1:, :], edge[:-1, :])):
+        change = a != b
+        fa, fb = a[change], b[change]
+        line = (fa < 0) | (fb < 0)
+        both = ~line
+        line[both] = (normals[fa[both]] * normals[fb[both]]).sum(axis=-1) < CREASE_COS
+        marks[change] |= line
     return edge
 
 

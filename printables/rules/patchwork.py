@@ -328,8 +328,16 @@ def _placements(patch: Patch) -> tuple[tuple[int, Buy], ...]:
     return tuple(out)
 
 
-# Per patch id: every (mask, move) on an empty quilt, in orientation, row, col order.
-_PLACEMENTS: tuple[tuple[tuple[int, Buy], ...], ...] = tuple(_placements(p) for p in PATCHES)
+# Per patch id: every (mask, move) on an empty quilt, in orientation, row, col order. Built on
+# first use (some 6,000 moves take 10 ms, which a sheet command that never plays need not pay).
+_PLACEMENTS: list[tuple[tuple[int, Buy], ...] | None] = [None] * len(PATCHES)
+
+
+def _placements_of(patch_id: int) -> tuple[tuple[int, Buy], ...]:
+    found = _PLACEMENTS[patch_id]
+    if found is None:
+        found = _PLACEMENTS[patch_id] = _placements(PATCHES[patch_id])
+    return found
 # Per patch id and orientation: (mask at the corner, height, width), for checking a Buy fast.
 _ORIENTATION_BOXES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple(
@@ -458,7 +466,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     buttons = state.buttons[player]
     for pid in state.circle[:MARKET_SIZE]:
         if PATCHES[pid].cost <= buttons:
-            moves.extend(move for mask, move in _PLACEMENTS[pid] if not mask & quilt)
+            moves.extend(move for mask, move in _placements_of(pid) if not mask & quilt)
     return tuple(moves)
 
 

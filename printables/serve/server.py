@@ -19,7 +19,7 @@ import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from printables.serve import forms, pages
 from printables.serve.jobs import Jobs
@@ -77,7 +77,7 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        pass  # quiet: the terminal shows the server's address, not every request
+        """Quiet: the terminal shows the server's address, not every request."""
 
     # -- who may ask ------------------------------------------------------------------------------
     def refusal(self) -> str | None:
@@ -91,14 +91,24 @@ class Handler(BaseHTTPRequestHandler):
         if host is None or host_name(host) not in self.server.host_names:
             return f"refused: Host {host!r} is not this machine; open {self.server.url}"
         origin = self.headers.get("Origin")
-        if self.command == "POST" and origin not in (None, "null"):
-            if host_name(urlsplit(origin).netloc) not in self.server.host_names:
-                return f"refused: a form posted from {origin} (only the customizer's own pages may post)"
+        if self.command == "POST" and origin is not None and not self.is_own_origin(origin):
+            return f"refused: a form posted from {origin} (only the customizer's own pages may post)"
         return None
+
+    def is_own_origin(self, origin: str) -> bool:
+        """Whether a browser's Origin header names this server (not another site, port or a sandbox)."""
+        try:
+            parts = urlsplit(origin)
+            port = parts.port
+        except ValueError:
+            return False
+        return (parts.scheme == "http" and (parts.hostname or "") in self.server.host_names
+                and port == self.server.server_address[1])
 
     # -- responses --------------------------------------------------------------------------------
     def send(self, status: int, body: bytes | str, content_type: str = "text/html; charset=utf-8",
              headers: dict[str, str] | None = None) -> None:
+        """Answer with ``body`` (no body for HEAD), never cached, never framed by another site."""
         data = body.encode("utf-8") if isinstance(body, str) else body
         self.send_response(status)
         self.send_header("Content-Type", content_type)
@@ -113,29 +123,38 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def send_json(self, status: int, data: dict) -> None:
+        """Answer with JSON."""
         self.send(status, json.dumps(data), "application/json")
 
     def redirect(self, location: str) -> None:
+        """303 See Other: after a form post, the page to look at."""
         self.send(HTTPStatus.SEE_OTHER, b"", "text/plain", {"Location": location})
 
     def not_found(self, what: str = "no such page") -> None:
+        """404 with a line saying what is missing."""
         self.send(HTTPStatus.NOT_FOUND, pages.error_page(404, what))
 
     def send_file(self, path: Path, *, download: bool) -> None:
+        """A file, as a download (``Content-Disposition: attachment``) or to show in the page."""
         content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if path.suffix == ".stl":
             content_type = "model/stl"
-        headers = {"Content-Disposition": f'attachment; filename="{path.name}"'} if download else {}
+        plain = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in path.name)
+        disposition = f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(path.name)}"
+        headers = {"Content-Disposition": disposition} if download else {}
         self.send(HTTPStatus.OK, path.read_bytes(), content_type, headers)
 
     def wants_json(self) -> bool:
+        """Whether the page's script asked (JSON), rather than a plain form post (HTML)."""
         return "application/json" in self.headers.get("Accept", "")
 
     # -- methods ----------------------------------------------------------------------------------
     def do_HEAD(self):
+        """As GET, without the body."""
         self.do_GET()
 
     def do_GET(self):
+        """Pages, job status, job files and static files; refused unless local."""
         why = self.refusal()
         if why:
             self.send(HTTPStatus.FORBIDDEN, why, "text/plain; charset=utf-8")
@@ -155,6 +174,7 @@ class Handler(BaseHTTPRequestHandler):
             self.not_found()
 
     def do_POST(self):
+        """Form posts and cancels; refused unless local and from the customizer's own pages."""
         why = self.refusal()
         if why:
             self.send(HTTPStatus.FORBIDDEN, why, "text/plain; charset=utf-8")
@@ -180,6 +200,7 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- handlers ---------------------------------------------------------------------------------
     def static(self, name: str) -> None:
+        """A file of the static folder, and nothing outside it."""
         path = (STATIC / name).resolve()
         if not path.is_relative_to(STATIC) or not path.is_file():
             self.not_found()
@@ -202,6 +223,7 @@ class Handler(BaseHTTPRequestHandler):
             self.redirect(f"/jobs/{job.id}")
 
     def status_of(self, job) -> dict:
+        """What the page's script needs to know of a job: state, progress, results and field errors."""
         data = {"job": job.id, "state": job.state, "progress": job.progress(), "finished": job.is_finished}
         if job.is_finished:
             data["html"] = pages.result_html(job)
@@ -212,6 +234,7 @@ class Handler(BaseHTTPRequestHandler):
         return data
 
     def job_status(self, job_id: str) -> None:
+        """GET /api/jobs/<id>: the job's status as JSON."""
         job = self.server.jobs.get(job_id)
         if job is None:
             self.send_json(HTTPStatus.NOT_FOUND, {"error": "no such job"})
@@ -219,6 +242,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(HTTPStatus.OK, self.status_of(job))
 
     def job_get(self, job_id: str, rest: str) -> None:
+        """GET /jobs/<id> (its page) or /jobs/<id>/files/<file> (one of the files it made)."""
         job = self.server.jobs.get(job_id)
         if job is None:
             self.not_found("no such job (the server keeps the latest ones only)")

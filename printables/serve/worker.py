@@ -58,6 +58,7 @@ class _Tee(io.TextIOBase):
         self.stream, self.lines, self._partial = stream, [], ""
 
     def write(self, text: str) -> int:
+        """Pass ``text`` on and keep its complete lines."""
         self.stream.write(text)
         self.stream.flush()
         self._partial += text

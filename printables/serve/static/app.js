@@ -40,6 +40,7 @@
   }
 
   async function submit() {
+    clearTimeout(timer); // an explicit submit supersedes a pending automatic one
     if (current && result.dataset.state === "running") cancel(current); // a newer form replaces it
     clearErrors();
     const body = new URLSearchParams(new FormData(form));

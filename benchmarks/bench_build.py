@@ -1,0 +1,60 @@
+"""Build every preset without the slicer and print the total and per-step times.
+
+Run: python benchmarks/bench_build.py [--jobs N] [--slice]   (minutes on a busy machine)
+
+Runs ``printables build --no-slice --jobs N --verbose`` into a temporary folder as a fresh process
+(imports included, as a user runs it) and prints its wall time, the CPU time it and its worker
+processes used (user + system: on a shared machine the wall time also counts waiting for a core),
+and the time of each step summed over the presets. Goal (issue 14): 15 s wall on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GOAL_S = 15.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes [CPU count]")
+    parser.add_argument("--slice", action="store_true", help="slice too (the default build)")
+    args = parser.parse_args()
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [sys.executable, "-m", "printables", "build", "-o", tmp, "--jobs", str(args.jobs), "--verbose"]
+        if not args.slice:
+            argv.append("--no-slice")
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        output, _ = child.communicate()
+        wall = time.perf_counter() - start
+    usage = os.times()
+    cpu = usage.children_user + usage.children_system
+    if child.returncode:
+        print(output)
+        raise SystemExit(f"printables build failed ({child.returncode})")
+    lines = output.splitlines()
+    per_preset = []
+    for name_line, time_line in zip(lines, lines[1:]):
+        if time_line.strip().startswith("time:") and name_line.split()[0] in ("ok", "FAIL"):
+            steps = dict((step, float(s)) for step, s in re.findall(r"([\w ]+?) ([\d.]+) s", time_line.split(":", 1)[1]))
+            per_preset.append((name_line.split()[1].rstrip(":"), sum(steps.values())))
+    print(f"printables build {'' if args.slice else '--no-slice '}--jobs {args.jobs}: {len(per_preset)} presets")
+    print(f"wall {wall:.1f} s (goal {GOAL_S:.0f} s: {'met' if wall <= GOAL_S else 'not met'}), CPU {cpu:.1f} s")
+    print(lines[-1])
+    print("slowest presets: " + ", ".join(f"{name} {s:.1f} s" for name, s in sorted(per_preset, key=lambda p: -p[1])[:5]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""Cold start of every sheet command against importing reportlab alone.
+
+Run: python benchmarks/bench_startup.py [--rounds N]   (~1 min at the default 15 rounds)
+
+Each round runs, as fresh processes and in turn: the baseline ``python -c "import
+reportlab.pdfgen.canvas"``, then ``printables <cmd> --help`` and a real build of the command's
+default sheet into a temporary folder, for harvest, minefield, peas and patchwork. Interleaving
+keeps a busy machine from favouring either side. For each it prints the median wall time, the
+median CPU time (user + system, what the process itself used: steadier on a shared machine) and
+both as ratios to the baseline's. Goal (issue 14): at most 1.5x the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHEET_COMMANDS = ("harvest", "minefield", "peas", "patchwork")
+GOAL_RATIO = 1.5
+
+
+def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Run ``argv`` to its end; return (wall seconds, CPU seconds of the child)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    error = child.stderr.read().decode(errors="replace").strip()
+    child.stderr.close()
+    if child.returncode:
+        raise SystemExit(f"{' '.join(argv)} failed ({child.returncode}): {error}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=15, help="rounds (medians are reported)")
+    rounds = parser.parse_args().rounds
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's run reads cached bytecode; so must this one
+    python = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = {"baseline: import reportlab.pdfgen.canvas": [python, "-c", "import reportlab.pdfgen.canvas"]}
+        for cmd in SHEET_COMMANDS:
+            cases[f"printables {cmd} --help"] = [python, "-m", "printables", cmd, "--help"]
+            cases[f"printables {cmd} -o {cmd}.pdf"] = [python, "-m", "printables", cmd, "-o", str(Path(tmp, f"{cmd}.pdf"))]
+        for argv in cases.values():  # warm the file cache and the bytecode caches once
+            run(argv, env)
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
+        for _ in range(rounds):
+            for name, argv in cases.items():
+                times[name].append(run(argv, env))
+
+    medians = {name: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for name, t in times.items()}
+    base_wall, base_cpu = next(iter(medians.values()))
+    print(f"cold start, median of {rounds} interleaved rounds (python {sys.version.split()[0]})")
+    print(f"{'':<42} {'wall':>8} {'ratio':>6}   {'CPU':>8} {'ratio':>6}")
+    worst = 0.0
+    for name, (wall, cpu) in medians.items():
+        worst = max(worst, cpu / base_cpu) if name.startswith("printables") else worst
+        print(f"{name:<42} {wall * 1000:>6.0f}ms {wall / base_wall:>5.2f}x   {cpu * 1000:>6.0f}ms {cpu / base_cpu:>5.2f}x")
+    print(f"worst CPU ratio {worst:.2f}x (goal <= {GOAL_RATIO}x): {'met' if worst <= GOAL_RATIO else 'not met'}")
+
+
+if __name__ == "__main__":
+    main()

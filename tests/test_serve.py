@@ -1,0 +1,483 @@
+"""``printables serve`` and the gallery, driven in a real headless Chromium (Selenium, the Debian
+chromium and chromedriver), plus the server's refusals over plain HTTP."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import socket
+import time
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from printables.check.dispatch import check_file
+from printables.cli import main
+from printables.serve import forms
+from printables.serve.server import CustomizerServer, make_server, serve_in_thread, stop
+from printables.serve.jobs import Jobs
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+HAVE_BROWSER = Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()
+# CI installs chromium (see .ci/run): there a missing browser is a failure, not a skip.
+needs_browser = pytest.mark.skipif(not HAVE_BROWSER and not os.environ.get("CI"),
+                                   reason="chromium and chromium-driver are not installed")
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = make_server("127.0.0.1", 0, root=tmp_path_factory.mktemp("jobs"))
+    serve_in_thread(srv)
+    yield srv
+    stop(srv, remove_files=False)
+
+
+@pytest.fixture(scope="module")
+def downloads(tmp_path_factory):
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1300,1000",
+                "--enable-unsafe-swiftshader"):
+        options.add_argument(arg)
+    options.add_experimental_option("prefs", {
+        "download.default_directory": str(downloads), "download.prompt_for_download": False,
+    })
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition, timeout: float = 60.0, step: float = 0.2, what: str = "condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def result_state(browser) -> tuple[str, str]:
+    section = browser.find_element("id", "result")
+    return section.get_attribute("data-state"), section.get_attribute("data-job") or ""
+
+
+def wait_finished(browser, after_job: str = "", timeout: float = 60.0) -> str:
+    """Wait until the page shows a finished job other than ``after_job``; returns its state."""
+    def finished():
+        state, job = result_state(browser)
+        return state if state in ("done", "refused", "failed", "cancelled") and job != after_job else None
+    return wait_for(finished, timeout, what="the job to finish")
+
+
+def set_field(browser, name: str, value: str) -> None:
+    field = browser.find_element("id", f"f-{name}")
+    field.clear()
+    field.send_keys(value)
+
+
+def submit(browser) -> None:
+    browser.find_element("id", "make").click()
+
+
+def image_loaded(browser, img) -> bool:
+    return browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)
+
+
+def download(browser, downloads: Path, link) -> Path:
+    name = link.get_attribute("download")
+    target = downloads / name
+    if target.exists():
+        target.unlink()
+    link.click()
+    return wait_for(lambda: target if target.exists() and target.stat().st_size > 0 else None, 60,
+                    what=f"the download of {name}")
+
+
+def cli_error(*args: str) -> str:
+    """The CLI's own one-line message for these arguments, without 'Error: '."""
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 2, result.output
+    line = result.output.strip()
+    assert line.startswith("Error: ") and "\n" not in line
+    return line.removeprefix("Error: ")
+
+
+# --------------------------------------------------------------------------- the form is the CLI
+
+
+@pytest.mark.parametrize("kind", list(forms.KINDS))
+def test_the_form_offers_every_cli_option_but_server_paths(kind):
+    command = forms.command_for(kind)
+    offered = {f.name for f in forms.fields_for(kind)}
+    options = {p.name for p in command.params if isinstance(p, click.Option)}
+    paths = {p.name for p in command.params if forms.is_server_path(p)}
+    assert "output" in paths
+    assert offered == options - paths
+    for field in forms.fields_for(kind):
+        param = next(p for p in command.params if p.name == field.name)
+        assert field.help == (param.help or "")
+        if isinstance(param.type, click.Choice):
+            assert field.choices == tuple(param.type.choices)
+
+
+def test_form_values_become_the_cli_arguments_that_parse_back_to_them():
+    form = {"grid": "-3x7", "players": "4", "landscape": "on", "paper": "letter", "cell_mm": ""}
+    args = forms.form_args("harvest", form)
+    assert args == ["--grid=-3x7", "--players=4", "--paper=letter", "--landscape"]
+    ctx = forms.command_for("harvest").make_context("harvest", list(args))
+    assert (ctx.params["grid"], ctx.params["players"], ctx.params["landscape"], ctx.params["cell_mm"]) == \
+        ("-3x7", 4, True, None)
+    # a --x/--no-x switch turned off is the off option
+    assert forms.form_args("giuthi", {"previews": "on"}) == ["--no-slice"]
+
+
+def test_a_bad_field_gets_the_cli_message_without_a_job():
+    errors = forms.field_errors("harvest", {"players": "abc", "paper": "b5", "grid": "10x10"})
+    assert errors == {
+        "players": cli_error("harvest", "--players", "abc"),
+        "paper": cli_error("harvest", "--paper", "b5"),
+    }
+
+
+def test_parameter_object_messages_find_their_field():
+    message = cli_error("harvest", "--players", "13")
+    assert forms.field_for_message("harvest", message) == "players"
+    assert forms.field_for_message("harvest", cli_error("harvest", "--cell", "3")) == "cell_mm"
+    assert forms.field_for_message("harvest", cli_error("harvest", "--coins-per-turn", "0")) == "coins_per_turn"
+    assert forms.field_for_message("giuthi", cli_error("giuthi", "--pits", "7", "--show")) == "pits"
+
+
+# --------------------------------------------------------------------------- who may ask
+
+
+def raw_request(port: int, path: str = "/", host: str | None = None, method: str = "GET",
+                headers: dict | None = None, address: str = "127.0.0.1") -> tuple[int, str]:
+    connection = http.client.HTTPConnection(address, port, timeout=10)
+    connection.putrequest(method, path, skip_host=host is not None)
+    if host is not None:
+        connection.putheader("Host", host)
+    for name, value in (headers or {}).items():
+        connection.putheader(name, value)
+    connection.putheader("Content-Length", "0")
+    connection.endheaders()
+    response = connection.getresponse()
+    body = response.read().decode("utf-8", "replace")
+    connection.close()
+    return response.status, body
+
+
+def test_a_foreign_host_header_is_refused(server):
+    port = server.server_address[1]
+    assert raw_request(port, "/harvest", host=f"127.0.0.1:{port}")[0] == 200
+    assert raw_request(port, "/", host=f"localhost:{port}")[0] == 200
+    status, body = raw_request(port, "/harvest", host="evil.example")
+    assert status == 403 and "refused" in body and "evil.example" in body
+    status, _ = raw_request(port, "/harvest", host=f"evil.example:{port}")
+    assert status == 403
+    # and a page of another site may not post a form to it (the browser sends its Origin)
+    status, body = raw_request(port, "/harvest", method="POST", host=f"127.0.0.1:{port}",
+                               headers={"Origin": "http://evil.example"})
+    assert status == 403 and "evil.example" in body
+    for origin in ("null", f"http://localhost:{port + 1}", "http://localhost"):  # a sandbox, another local site
+        assert raw_request(port, "/harvest", method="POST", host=f"127.0.0.1:{port}",
+                           headers={"Origin": origin})[0] == 403, origin
+    status, _ = raw_request(port, "/harvest", method="POST", host=f"127.0.0.1:{port}",
+                            headers={"Origin": f"http://127.0.0.1:{port}", "Accept": "application/json"})
+    assert status == 202  # its own page's post starts a job
+
+
+def _own_non_loopback_address() -> str | None:
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent; picks the outgoing interface
+            address = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
+def test_a_peer_that_is_not_this_machine_is_refused(tmp_path):
+    address = _own_non_loopback_address()
+    if address is None:
+        pytest.skip("this machine has no address but loopback")
+    srv = CustomizerServer("0.0.0.0", 0, Jobs(tmp_path), allow_remote=False)
+    serve_in_thread(srv)
+    try:
+        port = srv.server_address[1]
+        status, body = raw_request(port, "/", host=f"localhost:{port}", address=address)
+        assert status == 403 and address in body
+        assert raw_request(port, "/", host=f"localhost:{port}")[0] == 200
+    finally:
+        stop(srv)
+
+
+def test_serve_refuses_a_port_in_use_in_one_line():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"Error: --port {port}: already in use; choose another, or --port 0 for any free port"
+
+
+# --------------------------------------------------------------------------- in the browser
+
+
+@needs_browser
+def test_harvest_form_previews_downloads_and_checks(server, browser, downloads, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # nothing may be written where the server was started
+    browser.get(server.url + "harvest")
+    assert wait_finished(browser) == "done"  # the defaults, previewed as the page opens
+    first_job = result_state(browser)[1]
+    first_src = browser.find_element("css selector", "img.preview").get_attribute("src")
+
+    set_field(browser, "grid", "8x12")
+    set_field(browser, "players", "3")
+    submit(browser)
+    assert wait_finished(browser, after_job=first_job) == "done"
+    job = result_state(browser)[1]
+    img = browser.find_element("css selector", "img.preview")
+    assert img.get_attribute("src") != first_src and "harvest-8x12-3p-a4" in img.get_attribute("src")
+    wait_for(lambda: image_loaded(browser, img), 20, what="the preview image")
+    assert browser.find_element("id", "verdict").text.startswith("All ")
+
+    link = browser.find_element("css selector", "a.download")
+    pdf = download(browser, downloads, link)
+    assert pdf.name == "harvest-8x12-3p-a4.pdf"
+    results = check_file(pdf)
+    assert results and all(r.ok for r in results), [str(r) for r in results]
+    grid = next(r for r in results if r.name == "grid")
+    assert "8x12" in grid.detail
+    # the file came from the job's own folder, and nothing was written anywhere else
+    served = server.jobs.get(job).folder / "output" / "harvest" / pdf.name
+    assert served.read_bytes() == pdf.read_bytes()
+    assert list(tmp_path.iterdir()) == []
+
+
+@needs_browser
+def test_a_bad_value_shows_the_cli_message_next_to_its_field(server, browser):
+    browser.get(server.url + "harvest")
+    wait_finished(browser)
+    set_field(browser, "players", "abc")
+    submit(browser)
+    error = browser.find_element("id", "error-players")
+    wait_for(lambda: error.text, 20, what="the message next to --players")
+    assert error.text == cli_error("harvest", "--players", "abc")
+    assert "bad" in browser.find_element("id", "field-players").get_attribute("class")
+    assert browser.find_element("id", "error-grid").text == ""
+
+    # a limit only the parameter object knows comes back from the job, in the CLI's words
+    set_field(browser, "players", "13")
+    submit(browser)
+    wait_for(lambda: result_state(browser)[0] == "refused", 30, what="the job to be refused")
+    assert error.text == cli_error("harvest", "--players", "13")
+
+
+@needs_browser
+def test_two_tabs_at_once_use_separate_folders(server, browser, downloads):
+    browser.get(server.url + "harvest")
+    wait_finished(browser)
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    second = browser.current_window_handle
+    browser.get(server.url + "harvest")
+    wait_finished(browser)
+    jobs_before = {h: None for h in (first, second)}
+    for handle, grid in ((first, "9x9"), (second, "11x7")):
+        browser.switch_to.window(handle)
+        jobs_before[handle] = result_state(browser)[1]
+        set_field(browser, "grid", grid)
+        submit(browser)
+    pdfs = {}
+    for handle, grid in ((first, "9x9"), (second, "11x7")):
+        browser.switch_to.window(handle)
+        assert wait_finished(browser, after_job=jobs_before[handle]) == "done"
+        job = server.jobs.get(result_state(browser)[1])
+        pdfs[grid] = download(browser, downloads, browser.find_element("css selector", "a.download"))
+        assert [p.name for p in (job.folder / "output" / "harvest").iterdir()] == [pdfs[grid].name]
+    browser.close()
+    browser.switch_to.window(first)
+    for grid, pdf in pdfs.items():
+        assert grid in next(r for r in check_file(pdf) if r.name == "grid").detail
+
+
+@needs_browser
+def test_a_giuthi_job_shows_progress_and_can_be_cancelled(server, browser):
+    browser.get(server.url + "giuthi")
+    submit(browser)
+    wait_for(lambda: "modelling" in browser.find_element("id", "progress").text, 120, what="modelling to start")
+    job = server.jobs.get(result_state(browser)[1])
+    browser.find_element("id", "cancel").click()
+    assert wait_finished(browser, timeout=30) == "cancelled"
+    assert job.process.poll() is not None  # the worker is gone
+    assert not list(job.folder.rglob("*.stl"))  # and left no half-made set
+
+
+@needs_browser
+@pytest.mark.slow
+def test_giuthi_board_builds_with_previews_and_a_3d_view_and_its_stl_downloads(server, browser, downloads):
+    import trimesh
+
+    browser.get(server.url + "giuthi")
+    browser.find_element("id", "f-slice_parts").click()  # --no-slice: the print card without slicer times
+    assert not browser.find_element("id", "f-slice_parts").is_selected()
+    submit(browser)
+    assert wait_finished(browser, timeout=900) == "done", browser.find_element("id", "output").text
+    assert browser.find_element("id", "verdict").text.startswith("All ")
+    images = browser.find_elements("css selector", "img.preview")
+    names = [i.get_attribute("alt") for i in images]
+    assert names[0].endswith("-open.png") and names[1].endswith("-folded.png")
+    for img in images[:2]:
+        wait_for(lambda img=img: image_loaded(browser, img), 20, what="the open and folded previews")
+
+    canvas = browser.find_element("css selector", "canvas.stl-view")
+    wait_for(lambda: canvas.get_attribute("data-state") == "shown", 60, what="the 3D view")
+    link = next(a for a in browser.find_elements("css selector", "a.download")
+                if a.get_attribute("download") == Path(canvas.get_attribute("data-url")).name)
+    stl = download(browser, downloads, link)
+    mesh = trimesh.load_mesh(stl, file_type="stl")
+    assert mesh.is_watertight
+    assert int(canvas.get_attribute("data-triangles")) == len(mesh.faces)
+    assert canvas.get_attribute("data-size") == "x".join(f"{v:.1f}" for v in mesh.extents)
+    job = server.jobs.get(result_state(browser)[1])
+    assert (job.folder / "output" / "giuthi" / stl.name).read_bytes() == stl.read_bytes()
+    checked = [c for c in job.result["checks"] if c["file"].startswith("giuthi-board-")]
+    assert checked and all(c["ok"] for c in checked)  # the set beside it (manifest included) was checked
+
+
+@needs_browser
+def test_the_gallery_opens_from_disk_with_its_images(browser, tmp_path):
+    out = tmp_path / "site"
+    result = CliRunner().invoke(main, ["build", "harvest-10x10-a4", "patchwork-a4-low-ink", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    moved = tmp_path / "moved"  # relative links: the folder works wherever it is copied
+    shutil.move(out, moved)
+    index = moved / "index.html"
+    html = index.read_text()
+    assert str(tmp_path) not in html and "file:" not in html and 'src="/' not in html and 'href="/' not in html
+    browser.get(index.as_uri())
+    images = browser.find_elements("css selector", "img")
+    assert len(images) >= 2
+    for img in images:
+        browser.execute_script("arguments[0].scrollIntoView()", img)
+        wait_for(lambda img=img: image_loaded(browser, img), 20, what=f"{img.get_attribute('src')} to load")
+    for name in ("harvest-10x10-a4", "patchwork-a4-low-ink"):
+        article = browser.find_element("id", name)
+        assert "checks passed" in article.text
+        for link in article.find_elements("css selector", "ul.files a"):
+            target = Path(link.get_attribute("href").removeprefix("file://"))
+            assert target.is_file() and target.is_relative_to(moved)
+
+
+# --------------------------------------------------------------------------- more of the server
+
+
+def test_only_the_jobs_own_files_and_the_static_folder_are_served(server):
+    port = server.server_address[1]
+    host = f"127.0.0.1:{port}"
+    job = server.jobs.start("harvest", ["--grid=6x6"])
+    assert server.jobs.wait(job.id, 60).state == "done"
+    pdf = next(f for f in job.result["files"] if f.endswith(".pdf"))
+    assert raw_request(port, f"/jobs/{job.id}/files/{pdf}", host=host)[0] == 200
+    for path in (f"/jobs/{job.id}/files/job.json", f"/jobs/{job.id}/files/../{job.id}/job.json",
+                 f"/jobs/{job.id}/files/%2e%2e/%2e%2e/etc/passwd", "/static/../server.py",
+                 "/static/%2e%2e/server.py", "/jobs/0123456789abcdef/files/x.pdf"):
+        assert raw_request(port, path, host=host)[0] == 404, path
+    assert raw_request(port, "/static/app.js", host=host)[0] == 200
+
+
+def test_serve_listens_on_loopback_by_default_and_removes_its_files_when_stopped(tmp_path):
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from printables.serve.command import serve as serve_command
+
+    assert next(p for p in serve_command.params if p.name == "host").default == "127.0.0.1"
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    process = subprocess.Popen([sys.executable, "-m", "printables", "serve", "--port", "0"], cwd=tmp_path,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = process.stderr.readline()
+        match = re.match(r"Customizer at http://127\.0\.0\.1:(\d+)/ \(files in (\S+);", line)
+        assert match, line
+        port, root = int(match.group(1)), Path(match.group(2))
+        assert root.is_dir() and root.is_relative_to(tmp_path)
+        assert raw_request(port, "/harvest", host=f"127.0.0.1:{port}")[0] == 200
+    finally:
+        process.send_signal(signal.SIGINT)
+        rest = process.communicate(timeout=30)[1]
+    assert process.returncode == 0, rest
+    assert "stopped" in rest and not root.exists()
+
+
+def test_the_gallery_keeps_earlier_builds_and_shows_failed_checks(tmp_path):
+    import json
+
+    from printables.gallery import GALLERY, RECORD, load_records, render_index
+
+    out = tmp_path / "out"
+    for name in ("harvest-10x10-a4", "minefield-9x9-a4"):  # two builds into one folder
+        result = CliRunner().invoke(main, ["build", name, "-o", str(out)])
+        assert result.exit_code == 0, result.output
+    html = (out / "index.html").read_text()
+    assert 'id="harvest-10x10-a4"' in html and 'id="minefield-9x9-a4"' in html
+    assert "2 preset(s)" in html and "2 of 2 pass every check" in html
+
+    record_path = out / GALLERY / "minefield-9x9-a4" / RECORD
+    record = json.loads(record_path.read_text())
+    record["checks"][1] = {**record["checks"][1], "ok": False, "detail": "broken on purpose"}
+    record_path.write_text(json.dumps(record))
+    html = render_index(load_records(out), out)
+    assert "1 of 2 pass every check" in html
+    assert f"1 of {len(record['checks'])} checks failed" in html and "broken on purpose" in html
+
+    # an entry whose files are gone leaves the gallery
+    for pdf in (out / "minefield").glob("*.pdf"):
+        pdf.unlink()
+    assert [r["name"] for r in load_records(out)] == ["harvest-10x10-a4"]
+
+
+def test_without_javascript_the_form_posts_to_a_page_that_follows_the_job(server):
+    port = server.server_address[1]
+    host = f"127.0.0.1:{port}"
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("POST", "/minefield", body="size=7&paper=letter&_submitted=1",
+                       headers={"Host": host, "Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    response.read()
+    assert response.status == 303
+    location = response.getheader("Location")
+    job_id = location.rsplit("/", 1)[1]
+    assert server.jobs.wait(job_id, 60).state == "done"
+    status, page = raw_request(port, location, host=host)
+    assert status == 200 and "checks passed" in page and "minefield-7x7-letter.pdf" in page
+    # a bad value comes back as the form, with the CLI's message next to the field
+    connection.request("POST", "/minefield", body="size=x&_submitted=1",
+                       headers={"Host": host, "Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    page = response.read().decode()
+    assert response.status == 400
+    message = cli_error("minefield", "--size", "x")
+    assert f'id="error-size" role="alert">{message}</p>' in page
+    connection.close()
