@@ -188,3 +188,34 @@ def test_a_word_set_letter_under_letter_is_restacked_in_the_translation():
     # letters side by side (grid labels) are not a stacked word
     row = tuple(Text(5.0 + 3.0 * i, 10.0, ch) for i, ch in enumerate("WHITE"))
     assert [t.text for t in i18n.translate_items(row, "ko")] == list("WHITE")
+
+
+@pytest.mark.parametrize("lang", ["ko", "tr"])
+def test_every_text_of_the_giuthi_rules_sheet_has_a_translation(lang):
+    from printables.layout.giuthi_rules import rules_document
+
+    book = catalogue(lang)
+    for pits, seeds in ((6, 4), (10, 9)):
+        with drawing_in(lang) as paragraphs:
+            document = rules_document(pits, seeds, "a4")
+        texts = [document.title] + [i.text for page in document.pages for i in page.items if isinstance(i, Text)]
+        missing = sorted({str(t) for t in texts if book.lookup(t) is None
+                          and not any(" ".join(t.split()) in done for done in paragraphs)})
+        assert not missing, f"add to printables/i18n/{lang}.toml: {missing}"
+
+
+def test_a_translated_line_reads_back_into_its_english():
+    book = catalogue("ko")
+    assert book.english("그림 2 (한 차례): 남쪽의 수: 1cw") == "Diagram 2 (a turn): South plays 1cw"
+    assert book.english("합계") == "Total"
+    assert book.english("처음 보는 문장") is None
+
+
+def test_giuthi_lang_without_rules_is_refused_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from printables.cli import main
+
+    result = CliRunner().invoke(main, ["giuthi", "--lang", "ko", "-o", str(tmp_path / "set")])
+    assert result.exit_code == 2 and "--lang ko: only the rules sheet is translated" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "set").exists()

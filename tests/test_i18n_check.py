@@ -117,3 +117,42 @@ def test_text_off_the_page_fails(tmp_path):
 def test_words_printed_over_each_other_fail(tmp_path):
     result = _one_page(tmp_path, Text(10, 40, "Total", size_pt=10), Text(12, 40.5, "Player", size_pt=10))
     assert not result.ok and "printed over each other" in result.detail
+
+
+@pytest.mark.parametrize("lang", ["ko", "tr"])
+def test_the_giuthi_rules_sheet_in_korean_and_turkish_is_read_back_and_replayed(tmp_path, lang):
+    from printables.models import write_rules_sheet
+
+    path = write_rules_sheet(8, 5, tmp_path / f"rules-{lang}.pdf", "a4", lang)
+    results = _results(path)
+    assert all(r.ok for r in results.values()), [str(r) for r in results.values() if not r.ok]
+    # every diagram was found through the catalogue's words and replayed with the rule core
+    assert sum(name.startswith("diagram ") for name in results) == 7
+    assert results["language"].ok and results["text fits"].ok
+
+
+def test_a_translated_rules_sheet_with_a_wrong_score_fails(tmp_path):
+    from printables.models import write_rules_sheet
+
+    path = write_rules_sheet(6, 4, tmp_path / "rules.pdf", "a4", "ko")
+    good = _results(path)
+    assert good["diagram 7 (the end)"].ok
+    import printables.i18n as i18n
+
+    book = i18n.catalogue("ko")
+    key = "Score: South {a} (store {b} + {c} in pits), North {d} (store {e} + {f} in pits): {verdict}."
+    # the sheet says the other player won: the check, reading Korean, must notice
+    patterns = tuple((r, e, t.replace("{verdict}", "북쪽 승리") if e == key else t) for r, e, t in book.patterns)
+    bad = dataclasses.replace(book, patterns=patterns)
+    from unittest import mock
+
+    with mock.patch.object(i18n, "catalogue", lambda lang: bad if lang == "ko" else book):
+        document = None
+        from printables.layout.giuthi_rules import rules_document
+
+        with drawing_in("ko") as paragraphs:
+            document = rules_document(6, 4, "a4")
+        wrong = translate_document(document, "ko", paragraphs)
+    path.write_bytes(render_pdf(wrong))
+    result = _results(path)["diagram 7 (the end)"]
+    assert not result.ok and "the score says" in result.detail

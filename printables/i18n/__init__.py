@@ -35,7 +35,9 @@ PART_SEPARATOR = " · "
 # A text needs a translation if it has a word of 3 or more Latin letters; grid labels (A, AA),
 # numbers, units and token names (P1, 7x7) read the same in every language.
 WORD_RE = re.compile(r"[A-Za-z]{3,}")
-FIELD_RE = re.compile(r"\{([a-z_]+)\}")
+FIELD_RE = re.compile(r"\{([a-z_0-9]+)\}")
+# Giuthi's sowing notation (4cw, 0ccw) reads the same in every language.
+SOWING_RE = re.compile(r"\b[0-9]+c?cw\b")
 
 
 def require_lang(value) -> str:
@@ -57,10 +59,10 @@ class Translated(str):
 
 def needs_translation(text: str) -> bool:
     """True if ``text`` has words to translate (not just numbers, grid letters or units)."""
-    return bool(WORD_RE.search(text))
+    return bool(WORD_RE.search(SOWING_RE.sub("", text)))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per language (cached): compared and hashed by identity
 class Catalogue:
     """One language's translations of the English texts."""
 
@@ -102,6 +104,20 @@ class Catalogue:
                 return PART_SEPARATOR.join(parts)
         return None
 
+    def english(self, text: str) -> str | None:
+        """The English a translated text (exact or from a pattern) was made from, or None."""
+        if self.lang == DEFAULT_LANG or not text:
+            return text
+        found = _reverse(self).get(text)
+        if found is not None:
+            return found
+        for regex, english, _ in _reverse_patterns(self):
+            match = regex.fullmatch(text)
+            if match:
+                fields = {name: self.english(value) or value for name, value in match.groupdict().items()}
+                return english.format(**fields)
+        return None
+
     def translate(self, text: str) -> str:
         """The translation of ``text``; MissingTranslation if there is none."""
         found = self.lookup(text)
@@ -109,6 +125,17 @@ class Catalogue:
             raise MissingTranslation(f"no {LANG_NAMES[self.lang]} translation for {str(text)!r} "
                                      f"(add it to printables/i18n/{self.lang}.toml)")
         return found
+
+
+@functools.lru_cache(maxsize=None)
+def _reverse(book: "Catalogue") -> dict[str, str]:
+    return {translation: english for english, translation in book.texts.items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _reverse_patterns(book: "Catalogue") -> tuple[tuple[re.Pattern, str, str], ...]:
+    found = [(_pattern_regex(translation), english, translation) for _, english, translation in book.patterns]
+    return tuple(sorted(found, key=lambda p: -len(p[2])))
 
 
 def _pattern_regex(english: str) -> re.Pattern:
