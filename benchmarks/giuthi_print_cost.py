@@ -1,19 +1,22 @@
 """Print cost of the Giuthi parts: PrusaSlicer's time and filament per part with the 3D45 profile.
 
 Usage: /work/venv/bin/python benchmarks/giuthi_print_cost.py [STL ...]
-       /work/venv/bin/python benchmarks/giuthi_print_cost.py --presets   (~25 s)
+       /work/venv/bin/python benchmarks/giuthi_print_cost.py --presets   (~3 min on 2 cores)
 Without arguments it slices every STL under output/giuthi/ (building the seed sprue into a
 temporary folder if none is there); with --presets it builds both halves of every board preset
 in models/ into a temporary folder and slices those. Needs prusa-slicer; prints a line per part
 and the board halves against the issue's target (at most 6 h and 90 g per half).
 
-Measured (PrusaSlicer 2.5, this project's 3D45 profile), one half, before -> after the board
-was made solid (the slicer's 20 % infill hollows it), cut as shallow as capacity allows and the
-profile given a 3D45 owner's speeds; the "before" figures are at the old, slower profile:
-  default 2x6 4 seeds   7 h 53 min, 73.2 g, 29 mm support  ->  4 h 20 min, 67.7 g, none
-  9 seeds per pit      11 h 42 min, 107.3 g, 32 mm          ->  5 h 36 min, 86.4 g, none
-  2x8                  10 h 16 min, 94.6 g, 41 mm           ->  5 h 20 min, 83.6 g, none
-  travel                5 h 48 min, 50.2 g, 51 mm           ->  2 h 47 min, 44.0 g, none
+Measured (PrusaSlicer 2.5, this project's 3D45 profile), one half, with supports on (none made):
+  before issue 11 (153 x 118 mm trays, 5 top / 4 bottom layers):
+    default 2x6 4 seeds   4 h 20 min, 67.7 g
+  the user's 160 x 145 mm halves with bowl pits, 13 mm deep for 11 mm half-beads:  6 h 27 min, 104.7 g
+  the same, bowls 8 mm deep (a 9.2 mm board), 5 top / 4 bottom layers:             5 h 49 min, 88.2 g
+  the same, 4 top / 3 bottom layers (the profile now):                              5 h 19 min, 80.4 g
+  --presets now: default 5 h 19 min 80.4 g; compact 4 h 22 min 71.4 g; 2x8 5 h 05 min 79.3 g;
+  9 seeds 5 h 17 min 83.6 g; travel 2 h 40 min 43.2 g. On 160 x 145 mm the top and bottom shells
+  are about half the filament; ensure_vertical_shell_thickness = 0 or solid_infill_below_area = 0
+  changed nothing (88.2 and 88.1 g).
 """
 
 from __future__ import annotations

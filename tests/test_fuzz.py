@@ -82,7 +82,8 @@ GIUTHI_OPTIONS = {
     name: numbers for name in ("--pits", "--seeds", "--pit-diameter", "--pit-length", "--pit-depth",
                                "--pit-corner", "--thickness", "--wall", "--chamfer", "--clearance",
                                "--seed-diameter", "--seed-height", "--game-seed")
-} | {"--screw": words, "--preset": words, "--paper": words, "--no-slice": None, "--no-previews": None,
+} | {"--size": st.one_of(st.tuples(numbers, numbers).map(lambda wh: f"{wh[0]}x{wh[1]}"), words),
+     "--screw": words, "--preset": words, "--paper": words, "--no-slice": None, "--no-previews": None,
      "-o": outputs}
 
 FUZZ = settings(max_examples=100, deadline=None, derandomize=True,
@@ -171,3 +172,23 @@ def test_fuzz_list_build_and_check():
         assert left == set(), (args, left)
 
     fuzz()
+
+
+def test_fuzz_serve_refuses_a_bad_port_before_listening():
+    # Only ports that cannot be used: a good one would start the server and wait for requests.
+    bad_ports = st.one_of(
+        st.integers(max_value=-1).map(str), st.integers(min_value=65536).map(str),
+        st.sampled_from([HUGE, "８０８０", "80.5", "", " ", "http", "1e3", "0x50"]),
+        st.text(max_size=8).filter(lambda t: not t.strip().lstrip("+").isdigit()),
+    )
+
+    @settings(max_examples=100, deadline=None, derandomize=True)
+    @given(port=bad_ports, host=st.one_of(st.none(), words))
+    def fuzz(port, host):
+        args = ["serve", "--port", port] + ([] if host is None else ["--host", host])
+        result, left = _run_in_fresh_folder(args, None)
+        _assert_well_behaved(result, args)
+        assert result.exit_code == 2 and left == set(), (args, result.output, left)
+
+    fuzz()
+

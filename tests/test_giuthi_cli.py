@@ -68,6 +68,17 @@ def test_an_output_folder_that_cannot_be_made_is_refused_before_modelling(tmp_pa
     assert f"{blocker} is a file, not a folder" in result.output
 
 
+def test_size_gives_a_board_that_plays_and_is_named_by_its_parameters():
+    from printables.models import model_params
+
+    result = invoke("giuthi", "--show", "--size", "200x140")
+    assert result.exit_code == 0 and "Game over" in result.output
+    board = model_params("giuthi-board", {"size_mm": "200x140"}, "giuthi")
+    assert board.pit_diameter_mm == 48.8 and board.pit_length_mm == 64.0
+    # Other pits, other files: the digest of the derived pit sizes is in the name.
+    assert board.part_name("left").startswith("giuthi-board-left-2x6-4seeds-")
+
+
 def test_show_uses_the_chosen_board_and_refuses_an_impossible_one():
     eight = invoke("giuthi", "--show", "--preset", "giuthi-2x8", "--game-seed", "2")
     board = _boards(eight.output)[0].splitlines()

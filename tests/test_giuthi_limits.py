@@ -3,6 +3,7 @@ option names the user typed."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -64,14 +65,22 @@ def test_board_and_sprue_agree_on_the_seed_diameter(diameter):
     assert board == sprue == (6.0 <= diameter <= 20.0)
 
 
-@pytest.mark.parametrize("args, hint", [
-    (["--pits", "10", "--pit-diameter", "45"], "the largest that fits: --pits 8 or --pit-diameter <= 39"),
-    (["--pit-length", "90"], "--pit-length <= 69.5"),
+@pytest.mark.parametrize("args, option", [
+    (["--pits", "10", "--pit-diameter", "45"], "--pit-diameter"),
+    (["--pit-length", "90"], "--pit-length"),
 ])
-def test_bed_fit_hints_name_options(tmp_path, args, hint):
+def test_bed_fit_hints_name_options_and_what_they_say_fits(tmp_path, args, option):
     result = _giuthi(tmp_path, *args)
-    assert_one_line_error(result, hint)
+    assert_one_line_error(result, f"the largest that fits: ")
     assert "_mm" not in result.output and "pits_per_row" not in result.output
+    said = re.search(rf"{option} <= ([0-9.]+)", result.output)
+    assert said, result.output
+    # The value said fits the bed (validation only, --show), and a step more does not.
+    changed = list(args)
+    changed[changed.index(option) + 1] = said.group(1)
+    assert "3D45 bed" not in CliRunner().invoke(main, ["giuthi", "--show", *changed]).output
+    changed[changed.index(option) + 1] = f"{float(said.group(1)) + 0.5:g}"
+    assert "3D45 bed" in CliRunner().invoke(main, ["giuthi", "--show", *changed]).output
 
 
 def test_help_states_the_ranges():

@@ -75,7 +75,7 @@ def test_readme_times_are_the_cards(tmp_path):
     assert half, "README: no 'a default half takes about H h M min and G g of PLA, the seed sprue M min and G g'"
     h, m, g, seed_min, seed_g = (int(v) for v in half.groups())
     left = re.search(rf"{board.part_name('left')}\.stl .*? (\d+) h (\d+) min ([\d.]+) g", card)
-    seeds = re.search(r"giuthi-seeds-[\w-]+\.stl .*? (\d+) min ([\d.]+) g", card)
+    seeds = re.search(r"giuthi-seeds-[\w.-]+\.stl .*? (\d+) min ([\d.]+) g", card)
     assert left and seeds, card
     card_min = int(left.group(1)) * 60 + int(left.group(2))
     assert abs(card_min - (h * 60 + m)) <= 5 and abs(float(left.group(3)) - g) <= 1

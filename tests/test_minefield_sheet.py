@@ -12,6 +12,7 @@ from printables.check.minefield import board_bands, board_coordinates, find_boar
 from printables.check.pdf import read_pdf
 from printables.cli import main
 from printables.errors import ParameterError
+from printables.layout import minefield as lay
 from printables.layout.minefield import layout
 from printables.layout.primitives import BLACK, WHITE, Circle, Document, Line, Page, Rect, Text, text_width_mm
 from printables.params.base import from_mapping
@@ -93,7 +94,7 @@ def test_default_output_path_derives_from_the_parameters(tmp_path, monkeypatch):
         (["--size", "9", "--cell", "12"], "9x9 at 12.00 mm"),
         (["--size", "13", "--paper", "letter", "--landscape"], "13x13"),
         (["--size", "5", "--per-page", "4"], "4 board(s): 5x5"),
-        (["--size", "7", "--paper", "a5", "--landscape"], "7x7"),
+        (["--size", "7", "--paper", "a5"], "7x7"),
         (["--size", "2"], "2x2 at 22.00 mm"),
         (["--size", "28"], "28x28 at 6.00 mm"),
     ],
@@ -224,7 +225,7 @@ def _overlaps(a, b) -> bool:
         MinefieldSheet(),
         MinefieldSheet(size=28),
         MinefieldSheet(size=11, landscape=True),
-        MinefieldSheet(size=7, paper="a5", landscape=True),
+        MinefieldSheet(size=3, paper="a5", landscape=True),  # the publisher's box leaves little room
         MinefieldSheet(size=9, paper="a5"),
         MinefieldSheet(size=5, per_page=6),
         MinefieldSheet(size=6, per_page=4, paper="letter", landscape=True),
@@ -351,7 +352,8 @@ def test_check_fails_on_a_missing_coordinate(tmp_path):
 
 
 def _legend_circles(document):
-    return [i for i in _items(document) if isinstance(i, Circle)]
+    """The stones of the legend's diagrams (not the pencil key's circles)."""
+    return [i for i in _items(document) if isinstance(i, Circle) and i.r != lay.PENCIL_STONE_MM / 2]
 
 
 def test_check_fails_on_a_legend_diagram_that_is_not_forbidden(tmp_path):
@@ -395,3 +397,35 @@ def test_check_fails_on_a_wrong_page_size(tmp_path):
     page = document.pages[0]
     path = _write(tmp_path, dataclasses.replace(document, pages=(Page(215.9, 279.4, page.items),)))
     assert "page size" in failed(check_file(path))
+
+
+# --------------------------------------------------------------------------- printing at home
+
+
+def test_white_band_label_is_as_large_and_bold_as_black():
+    page = layout(MinefieldSheet()).pages[0]
+    black = [i for i in page.items if isinstance(i, Text) and i.text == "BLACK"]
+    white = [i for i in page.items if isinstance(i, Text) and i.text in tuple("WHITE") and i.font == "Helvetica-Bold"]
+    assert black and len(white) == 2 * len("WHITE")  # on the left and right bands
+    assert {(t.size_pt, t.font) for t in white} == {(b.size_pt, b.font) for b in black} == {(lay.BAND_LABEL_PT, "Helvetica-Bold")}
+    assert {t.colour for t in white} == {BLACK}  # dark letters on the outlined white band
+    assert lay.BAND_LABEL_PT >= 6.0
+
+
+def test_check_fails_without_the_pencil_key_circles(tmp_path):
+    document = layout(MinefieldSheet())
+    kept = [i for i in _items(document) if not (isinstance(i, Circle) and i.r == lay.PENCIL_STONE_MM / 2 and i.fill == BLACK)]
+    results = check_file(_write(tmp_path, _with_items(document, kept)))
+    assert failed(results) == {"pencil key"} and "expected filled" in detail(results, "pencil key")
+
+
+def test_check_fails_without_the_publishers_box(tmp_path):
+    document = layout(MinefieldSheet())
+    kept = [i for i in _items(document) if not (isinstance(i, Text) and "Mark Steere (May 2024)" in i.text)]
+    results = check_file(_write(tmp_path, _with_items(document, kept)))
+    assert failed(results) == {"publisher's box"}
+
+
+def test_size_error_never_suggests_landscape_when_it_was_given(tmp_path):
+    result = CliRunner().invoke(main, ["minefield", "--size", "30", "--landscape", "-o", str(tmp_path / "x.pdf")])
+    assert result.exit_code == 2 and "a4 landscape" in result.output and "--landscape" not in result.output

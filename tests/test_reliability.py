@@ -404,3 +404,14 @@ def test_the_manifest_of_a_set_is_json_an_object(tmp_path):
 def test_a_nul_character_in_a_path_is_one_line_not_an_internal_error(tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
     assert_one_line_error(invoke(*args), "a file name cannot hold a NUL character")
+
+
+@pytest.mark.slow
+def test_a_giuthi_set_built_twice_is_byte_identical(tmp_path):
+    # Without the slicer (whose time estimates vary by a second between runs): every other file.
+    for name in ("a", "b"):
+        result = run("giuthi", "--no-slice", "-o", name, cwd=tmp_path, timeout=900)
+        assert result.returncode == 0, result.stderr
+    a, b = _contents(tmp_path / "a"), _contents(tmp_path / "b")
+    assert sorted(a) == sorted(b) and len(a) >= 10
+    assert [name for name in a if a[name] != b[name]] == []

@@ -27,6 +27,7 @@ from printables.check.pdf import (
     check_page_size,
     check_print_scaling,
     check_ruler,
+    check_publisher_box,
     check_subject_keys,
     column_letters,
     group_touching,
@@ -37,6 +38,7 @@ from printables.check.pdf import (
 from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
 from printables.rules import minefield as rules
+from printables.rules.facts import GAME_FACTS
 
 SQUARE_TOLERANCE_MM = 0.02  # width and height of a square agree this well
 MIN_BOARD_CELL_MM = 3.0  # smaller stroked squares are not board cells
@@ -367,6 +369,29 @@ def _check_edge_key(page: PageDrawing, lang: str = "en") -> CheckResult:
     return CheckResult("edge key", not problems, "; ".join(problems) or "a black and an outlined white swatch with their captions")
 
 
+def _check_pencil_key(page: PageDrawing, lang: str = "en") -> CheckResult:
+    """Each pencil-key caption has a circle just left of it: filled dark for Black, open for White."""
+    problems = []
+    for english, filled in rules.PENCIL_KEY:
+        caption = said(lang, english)
+        words = _caption_at(page, caption)
+        if words is None:
+            problems.append(f"no caption {caption!r}")
+            continue
+        first = words[0]
+        middle = (first.top + first.bottom) / 2
+        circles = [c for c in page.curves
+                   if 0 <= first.x0 - c.x1 <= SWATCH_REACH_MM + 3.0 and c.top - 1 <= middle <= c.bottom + 1]
+        kinds = []
+        for c in circles:
+            grey = _grey(c.fill_colour) if c.fill else None
+            kinds.append("filled" if grey is not None and grey <= DARK_GREY else "open" if grey is None or grey >= LIGHT_GREY else "grey")
+        expected = "filled" if filled else "open"
+        if expected not in kinds:
+            problems.append(f"{caption!r} has " + (f"a {', '.join(kinds)} circle" if kinds else "no circle") + f", expected {expected}")
+    return CheckResult("pencil key", not problems, "; ".join(problems) or "a filled circle for Black and an open one for White")
+
+
 def check_minefield(drawing: PdfDrawing) -> list[CheckResult]:
     """All checks of a Minefield board sheet."""
     params = drawing.parameters()
@@ -384,5 +409,7 @@ def check_minefield(drawing: PdfDrawing) -> list[CheckResult]:
     results.append(_check_coordinates(boards, page))
     results.append(_check_legend(page))
     results.append(_check_edge_key(page, lang_of(params)))
+    results.append(_check_pencil_key(page, lang_of(params)))
+    results.append(check_publisher_box(drawing, GAME_FACTS["minefield"]))
     results.append(_check_captions(page, lang_of(params)))
     return results

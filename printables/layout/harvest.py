@@ -15,6 +15,7 @@ from printables.layout.primitives import (
     Rect,
     Text,
     line_height_mm,
+    text_width_mm,
     wrap,
 )
 from printables.layout.sheet import PAGE_MARGIN_MM, REGION_GAP_MM, Box, arrangements, column_label, floor_to, regions
@@ -201,11 +202,20 @@ def _grid(x: float, y: float, sheet: HarvestSheet, cell: float) -> list[Item]:
     return items
 
 
+PIECES_CAPTIONS = ("Harvesters: circle yours (each player a different one)", "Harvesters: circle yours", "Harvesters")
+SCORE_CAPTIONS = ("Score: tally each coin you harvest", "Score: tally your coins", "Score")
+
+
+def _fitting(captions: tuple[str, ...], width: float) -> str:
+    """The longest of ``captions`` that fits ``width`` mm (the last one if none does)."""
+    return next((c for c in captions if text_width_mm(c, TEXT_PT) <= width), captions[-1])
+
+
 def _pieces(x: float, y: float, width: float, largest: float = PIECE_CELL_MAX_MM,
             rows: int | None = None) -> tuple[list[Item], float]:
     cell, per_row = _pieces_geometry(width, largest, rows)
     slot_w, slot_h = PIECE_SLOT_CELLS
-    items: list[Item] = [Text(x, y + 3, "Harvesters: circle yours (each player a different one)", size_pt=TEXT_PT)]
+    items: list[Item] = [Text(x, y + 3, _fitting(PIECES_CAPTIONS, width), size_pt=TEXT_PT)]
     y0 = y + CAPTION_MM
     for i, letter in enumerate(pentominoes.LETTERS):
         r, c = divmod(i, per_row)
@@ -237,7 +247,7 @@ def _score_rows_per_table(players: int, width: float) -> int:
 
 
 def _score_table(x: float, y: float, width: float, players: int) -> list[Item]:
-    items: list[Item] = [Text(x, y + 3, "Score: tally each coin you harvest", size_pt=TEXT_PT)]
+    items: list[Item] = [Text(x, y + 3, _fitting(SCORE_CAPTIONS, width), size_pt=TEXT_PT)]
     tables = _score_tables(width, players)
     per_table = _score_rows_per_table(players, width)
     table_w = (width - GAP_MM * (tables - 1)) / tables

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 
 from printables.errors import ParameterError
-from printables.layout.furniture import FURNITURE_HEIGHT_MM, footer
+from printables.layout.furniture import footer, furniture_height, publisher_box, publisher_box_height
 from printables.layout.primitives import (
     BLACK,
     WHITE,
@@ -37,6 +37,7 @@ from printables.layout.sheet import PAGE_MARGIN_MM, Box, arrangements, column_la
 from printables.paper import page_size_mm
 from printables.params.minefield import MAX_CELL_MM, MIN_CELL_MM, MinefieldSheet
 from printables.rules import minefield as rules
+from printables.rules.facts import GAME_FACTS
 
 KIND = "minefield"
 TITLE = "Minefield"
@@ -61,7 +62,7 @@ WHITE_BAND_LINE_MM = 0.4
 BAND_LABEL_MIN_MM = 3.0  # thinner bands carry no "BLACK" / "WHITE"
 
 HEADING_PT = 16.0
-SUBTITLE_PT = 7.5
+SUBTITLE_PT = 8.0
 HEADER_MM = 14.0
 GAP_MM = 4.0
 REGION_GAP_MM = 8.0  # between boards sharing a page
@@ -69,24 +70,29 @@ REGION_GAP_MM = 8.0  # between boards sharing a page
 LEGEND_CELL_SIZES_MM = (7.0, 6.5, 6.0, 5.5, 5.0)  # the largest whose legend row fits the page
 LEGEND_CELL_FILL = 0.95  # tinted, unlike a board's cells: an example, not a place to play
 LEGEND_GAP_MM = 6.0
-LEGEND_TEXT_PT = 7.0
-LEGEND_NAME_PT = 7.5
-LEGEND_BELOW_MM = 2 * LEGEND_CELL_SIZES_MM[0] + 10.0  # heading, diagrams, their names
+LEGEND_TEXT_PT = 8.0
+LEGEND_NAME_PT = 8.0
+KEY_ROWS = 4  # the edge key's two swatches and the pencil key's two circles
+KEY_STEP_MM = 4.6  # from one key row to the next
+LEGEND_BELOW_MM = 5.5 + LEGEND_CELL_SIZES_MM[0] - 3.0 + KEY_ROWS * KEY_STEP_MM  # heading, then the diagrams beside the keys
+BAND_LABEL_PT = 7.0  # "BLACK" and "WHITE", the same size and weight on every band
 LEGEND_SIDE_W_MM = 46.0
 STONE_RADIUS = 0.37  # of a cell
 CROSS_REACH = 0.46  # of a cell, from the centre to each arm's end
 CROSS_LINE_MM = 0.4
 CROSS_HALO_MM = 0.95  # white under the black arms, so the cross shows on a black stone
 SWATCH_MM = (9.0, 3.0)
+PENCIL_STONE_MM = 3.4  # the pencil key's circles
 
 RULES_PT_MAX = 8.0
-RULES_PT_MIN = 6.0
+RULES_PT_MIN = 8.0  # body text of a sheet: wrapped, never shrunk below 8 pt
 # The printed texts live with the rules so the check can read them back from the page.
 RULES = rules.RULES_SUMMARY
 LEGEND_HEADING = rules.LEGEND_HEADING
 LEGEND_NOTE = rules.LEGEND_NOTE
 PATTERN_LABELS = rules.PATTERN_LABELS
 EDGE_KEY = rules.EDGE_KEY
+PENCIL_KEY = rules.PENCIL_KEY
 
 
 def band_mm(cell: float) -> float:
@@ -149,16 +155,25 @@ class Plan:
     rules: tuple[str, ...]
 
 
+def _foot_mm(sheet: MinefieldSheet, beside: bool) -> float:
+    """Height of the page's foot: ruler and footer, the rules above them, and (with the legend below
+    the boards) the publisher's box; with the legend beside, the box stands in the legend column."""
+    page_w, _ = page_size_mm(sheet.paper, sheet.landscape)
+    inner_w = page_w - 2 * PAGE_MARGIN_MM
+    size_pt, lines = rules_lines(inner_w)
+    facts = None if beside else GAME_FACTS[KIND]
+    return furniture_height(inner_w, facts) + len(lines) * line_height_mm(size_pt)
+
+
 def _layouts(sheet: MinefieldSheet) -> list[tuple[bool, Box, Box]]:
     """The two ways to share the page: legend below the boards, or beside them."""
     page_w, page_h = page_size_mm(sheet.paper, sheet.landscape)
     inner_w = page_w - 2 * PAGE_MARGIN_MM
-    size_pt, lines = rules_lines(inner_w)
-    rules_h = len(lines) * line_height_mm(size_pt)
     top = PAGE_MARGIN_MM + HEADER_MM
-    bottom = page_h - PAGE_MARGIN_MM - FURNITURE_HEIGHT_MM - rules_h - GAP_MM
-    below_legend = Box(PAGE_MARGIN_MM, bottom - LEGEND_BELOW_MM, inner_w, LEGEND_BELOW_MM)
+    bottom = page_h - PAGE_MARGIN_MM - _foot_mm(sheet, False) - GAP_MM
+    below_legend = Box(PAGE_MARGIN_MM, bottom - legend_below_mm(inner_w), inner_w, legend_below_mm(inner_w))
     below = Box(PAGE_MARGIN_MM, top, inner_w, below_legend.y - GAP_MM - top)
+    bottom = page_h - PAGE_MARGIN_MM - _foot_mm(sheet, True) - GAP_MM
     side_legend = Box(page_w - PAGE_MARGIN_MM - LEGEND_SIDE_W_MM, top, LEGEND_SIDE_W_MM, bottom - top)
     beside = Box(PAGE_MARGIN_MM, top, inner_w - LEGEND_SIDE_W_MM - GAP_MM, bottom - top)
     return [(False, below, below_legend), (True, beside, side_legend)]
@@ -178,7 +193,6 @@ def plan(sheet: MinefieldSheet) -> Plan:
     page_w, page_h = page_size_mm(sheet.paper, sheet.landscape)
     inner_w = page_w - 2 * PAGE_MARGIN_MM
     rules_pt, lines = rules_lines(inner_w)
-    rules_y = page_h - PAGE_MARGIN_MM - FURNITURE_HEIGHT_MM - len(lines) * line_height_mm(rules_pt)
     best: tuple[float, bool, list[Box], Box, float] | None = None
     largest_fit = 0.0
     biggest_board = 0
@@ -201,6 +215,7 @@ def plan(sheet: MinefieldSheet) -> Plan:
                 best = (cell, beside, boxes, legend, legend_cell)
     if best is not None:
         cell, beside, boxes, legend, legend_cell = best
+        rules_y = page_h - PAGE_MARGIN_MM - _foot_mm(sheet, beside)
         return Plan(cell, beside, tuple(boxes), legend, legend_cell, rules_y, rules_pt, tuple(lines))
     where = f"{sheet.paper} {'landscape' if sheet.landscape else 'portrait'}"
     boards = f"{sheet.per_page} boards per page" if sheet.per_page > 1 else "one board per page"
@@ -210,9 +225,12 @@ def plan(sheet: MinefieldSheet) -> Plan:
             f"the largest cell that fits is {largest_fit:g} mm"
         )
     fits = f"the largest size that fits is {biggest_board}" if biggest_board >= rules.MIN_SIZE else "no board fits"
+    others = ([] if sheet.landscape else ["--landscape"]) + (["a larger --paper"] if sheet.paper == "a5" else []) + (
+        ["fewer --per-page"] if sheet.per_page > 1 else [])
+    hint = f" (or try {', '.join(others)})" if others else ""
     raise ParameterError(
         f"size {sheet.size}: cells would be smaller than {MIN_CELL_MM:g} mm on {where} with {boards}; "
-        f"{fits} (or try --landscape, a larger --paper, fewer --per-page)"
+        f"{fits}{hint}"
     )
 
 
@@ -255,19 +273,21 @@ def _band(x: float, y: float, w: float, h: float, black: bool) -> list[Item]:
     thickness = min(w, h)
     if thickness < BAND_LABEL_MIN_MM:
         return items
-    size_pt = min(7.0, round(thickness * 1.6 * 2) / 2)
+    size_pt = BAND_LABEL_PT
     cap = _cap_mm(size_pt)
-    if black:
-        if text_width_mm("BLACK", size_pt) < w - 4:
-            items.append(Text(x + w / 2, y + (h + cap) / 2, "BLACK", size_pt=size_pt, font="Helvetica-Bold", anchor="middle", colour=WHITE))
-    else:
-        # No rotated text: the letters stand one under the other.
+    label = "BLACK" if black else "WHITE"
+    if text_width_mm(label, size_pt, "Helvetica-Bold") >= max(w, h) - 4:
+        return items
+    if black:  # white letters on the black band
+        items.append(Text(x + w / 2, y + (h + cap) / 2, label, size_pt=size_pt, font="Helvetica-Bold", anchor="middle", colour=WHITE))
+    else:  # dark letters on the outlined white band, as large and bold as BLACK's, one under another
         step = cap * 1.6
-        letters = "WHITE"
-        if step * len(letters) < h - 4:
-            first = y + h / 2 - step * (len(letters) - 1) / 2
-            for i, letter in enumerate(letters):
-                items.append(Text(x + w / 2, first + i * step + cap / 2, letter, size_pt=size_pt, font="Helvetica-Bold", anchor="middle"))
+        if step * len(label) >= h - 4:
+            return items
+        first = y + h / 2 - step * (len(label) - 1) / 2
+        for i, letter in enumerate(label):
+            items.append(Text(x + w / 2, first + i * step + cap / 2, letter, size_pt=size_pt, font="Helvetica-Bold",
+                              anchor="middle", colour=BLACK))
     return items
 
 
@@ -334,31 +354,44 @@ def legend_cell_mm(width: float) -> float | None:
 
 
 def _edge_key(x: float, y: float) -> list[Item]:
-    """Two swatches saying whose edges the bands are."""
+    """Two swatches saying whose edges the bands are, then two circles saying how to play with a pencil."""
     items: list[Item] = []
     w, h = SWATCH_MM
     for i, (label, black) in enumerate(EDGE_KEY):
-        top = y + i * (h + 2.5)
+        top = y + i * KEY_STEP_MM
         if black:
             items.append(Rect(x, top, w, h, stroke=None, fill=BLACK))
         else:
             items.append(Rect(x, top, w, h, stroke=BLACK, fill=WHITE, line_mm=WHITE_BAND_LINE_MM))
         items.append(Text(x + w + 2, top + (h + _cap_mm(LEGEND_TEXT_PT)) / 2, label, size_pt=LEGEND_TEXT_PT))
+    r = PENCIL_STONE_MM / 2
+    for i, (label, filled) in enumerate(PENCIL_KEY, len(EDGE_KEY)):
+        top = y + i * KEY_STEP_MM
+        items.append(Circle(x + w / 2, top + h / 2, r, stroke=BLACK, fill=BLACK if filled else WHITE, line_mm=0.3))
+        items.append(Text(x + w + 2, top + (h + _cap_mm(LEGEND_TEXT_PT)) / 2, label, size_pt=LEGEND_TEXT_PT))
     return items
 
 
 def _edge_key_width() -> float:
-    return SWATCH_MM[0] + 2 + max(text_width_mm(label, LEGEND_TEXT_PT) for label, _ in EDGE_KEY)
+    return SWATCH_MM[0] + 2 + max(text_width_mm(label, LEGEND_TEXT_PT) for label, _ in EDGE_KEY + PENCIL_KEY)
+
+
+def _legend_heading_lines(width: float) -> list[str]:
+    """The legend's heading and note: one line if it fits, else wrapped."""
+    return wrap(f"{LEGEND_HEADING} {LEGEND_NOTE}", width, LEGEND_TEXT_PT)
+
+
+def legend_below_mm(width: float) -> float:
+    """Height of the legend row under the boards, its heading wrapped to ``width``."""
+    return LEGEND_BELOW_MM + (len(_legend_heading_lines(width)) - 1) * line_height_mm(LEGEND_TEXT_PT)
 
 
 def _legend_below(box: Box, cell: float) -> list[Item]:
     """The legend as one row: heading, the three diagrams with names, the edge key on the right."""
-    heading = f"{LEGEND_HEADING} {LEGEND_NOTE}"
-    size_pt = LEGEND_TEXT_PT
-    while size_pt > RULES_PT_MIN and text_width_mm(heading, size_pt) > box.w:
-        size_pt -= 0.5
-    items: list[Item] = [Text(box.x, box.y + 3, heading, size_pt=size_pt)]
-    y = box.y + 5.5
+    lines = _legend_heading_lines(box.w)
+    items: list[Item] = [Text(box.x, box.y + 3 + i * line_height_mm(LEGEND_TEXT_PT), line, size_pt=LEGEND_TEXT_PT)
+                         for i, line in enumerate(lines)]
+    y = box.y + 5.5 + (len(lines) - 1) * line_height_mm(LEGEND_TEXT_PT)
     x = box.x
     for shown in rules.LEGEND_DIAGRAMS:
         w, h = _diagram_size(shown, cell)
@@ -387,7 +420,9 @@ def _legend_beside(box: Box, cell: float) -> tuple[list[Item], float]:
         items.append(Text(box.x, y + h + 3.6, PATTERN_LABELS[shown.name], size_pt=LEGEND_NAME_PT, font="Helvetica-Bold"))
         y += h + 8.5
     items += _edge_key(box.x, y)
-    y += 2 * SWATCH_MM[1] + 2.5
+    y += (KEY_ROWS - 1) * KEY_STEP_MM + SWATCH_MM[1] + GAP_MM
+    items += publisher_box(box.x, y, box.w, GAME_FACTS[KIND])
+    y += publisher_box_height(GAME_FACTS[KIND], box.w)
     return items, y - box.y
 
 
@@ -456,7 +491,7 @@ def layout(sheet: MinefieldSheet) -> Document:
     description = f"{TITLE} · {n}x{n} board · {cell:g} mm cells · {paper}" + (
         " landscape" if sheet.landscape else ""
     ) + boards
-    items += footer(page_w, page_h, PAGE_MARGIN_MM, description)
+    items += footer(page_w, page_h, PAGE_MARGIN_MM, description, None if p.legend_beside else GAME_FACTS[KIND])
     return Document(
         pages=(Page(page_w, page_h, tuple(items)),),
         title=f"{TITLE}: {n}x{n} board",

@@ -76,6 +76,7 @@ class Text:
     font: str = "Helvetica"
     anchor: str = "start"
     colour: Colour = BLACK
+    angle: float = 0.0  # degrees anticlockwise about (x, y): 90 reads from bottom to top
 
 
 Item = Union[Rect, Line, Circle, Polygon, Text]

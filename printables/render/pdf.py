@@ -139,7 +139,14 @@ def render_pdf(document: Document) -> bytes:
                 _set_fill(c, item.colour)
                 c.setFont(_font(item.font), item.size_pt)
                 draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[item.anchor]
-                draw(X(item.x), Y(item.y), item.text)
+                if item.angle:
+                    c.saveState()
+                    c.translate(X(item.x), Y(item.y))
+                    c.rotate(item.angle)
+                    draw(0, 0, item.text)
+                    c.restoreState()
+                else:
+                    draw(X(item.x), Y(item.y), item.text)
             else:  # pragma: no cover - layout only makes the primitives above
                 raise TypeError(f"cannot render {item!r}")
         c.showPage()

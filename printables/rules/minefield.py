@@ -127,6 +127,8 @@ PATTERN_LABELS = {
     SWITCH_2X4: "Switch 2x4 / 4x2",
 }
 EDGE_KEY = (("Black joins top and bottom", True), ("White joins left and right", False))  # (caption, black swatch)
+# Playing with a pencil instead of stones: (caption, filled circle).
+PENCIL_KEY = (("Pencil: filled = Black", True), ("Pencil: open = White", False))
 
 
 def _normalised(cells: Iterable[tuple[int, int, str]]) -> tuple[tuple[int, int, str], ...]:
