@@ -140,13 +140,17 @@ def is_set_member(name: str) -> bool:
     return name.startswith("giuthi-") or name == PROFILE_FILE
 
 
-def write_rules_sheet(pits_per_row: int, seeds_per_pit: int, path: Path, paper: str = "a4") -> Path:
-    """Lay out, render and atomically write the Giuthi rules sheet (diagrams from the rule core)."""
+def write_rules_sheet(pits_per_row: int, seeds_per_pit: int, path: Path, paper: str = "a4", lang: str = "en") -> Path:
+    """Lay out, render and atomically write the Giuthi rules sheet (diagrams from the rule core),
+    in ``lang`` (the translation pass of printables/i18n, as for every sheet)."""
     from printables.fileio import write_atomic
+    from printables.i18n import drawing_in, translate_document
     from printables.layout.giuthi_rules import rules_document
     from printables.render.pdf import render_pdf
 
-    return write_atomic(path, render_pdf(rules_document(pits_per_row, seeds_per_pit, paper)))
+    with drawing_in(lang) as paragraphs:
+        document = rules_document(pits_per_row, seeds_per_pit, paper)
+    return write_atomic(path, render_pdf(translate_document(document, lang, paragraphs)))
 
 
 def write_3mfs(stls: list[Path], profile: Path) -> list[Path]:

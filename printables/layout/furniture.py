@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from printables import __version__
+from printables.i18n import in_page_language
 from printables.layout.primitives import Item, Line, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.rules.facts import GameFacts
 
@@ -46,7 +47,7 @@ def _box_lines(facts: GameFacts, width: float, size_pt: float, compact: bool,
     indent = text_width_mm(BOX_HEADING, size_pt, "Helvetica-Bold") + HEADING_GAP_MM
     entries = [f"{label}: {value}" for label, value in facts.entries()] + list(extra)
     lines: list[str] = []
-    for word in " · ".join(entries).split():
+    for word in in_page_language(" · ".join(entries)).split():
         if lines and text_width_mm(f"{lines[-1]} {word}", size_pt) <= (inner - indent if len(lines) == 1 else inner):
             lines[-1] = f"{lines[-1]} {word}"
         else:
