@@ -481,3 +481,247 @@ def test_without_javascript_the_form_posts_to_a_page_that_follows_the_job(server
     message = cli_error("minefield", "--size", "x")
     assert f'id="error-size" role="alert">{message}</p>' in page
     connection.close()
+
+
+# --------------------------------------------------------------------------- without JavaScript, a refusal
+
+
+def post_form(port: int, path: str, fields: dict[str, str]) -> tuple[int, str]:
+    """A plain HTML form post, as a browser without JavaScript sends it (urllib, no redirects kept)."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="POST",
+                                     data=urllib.parse.urlencode(fields).encode(),
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def field_value(page: str, name: str) -> str:
+    import re
+    from html import unescape
+
+    match = re.search(rf'<input id="f-{name}" type="text" name="{name}" value="([^"]*)"', page)
+    assert match, f"no text field {name}"
+    return unescape(match.group(1))
+
+
+def field_error(page: str, name: str) -> str:
+    import re
+    from html import unescape
+
+    match = re.search(rf'<p class="error" id="error-{name}" role="alert">([^<]*)</p>', page)
+    assert match, f"no error paragraph for {name}"
+    return unescape(match.group(1))
+
+
+def test_without_javascript_a_value_the_cli_refuses_comes_back_in_the_form_by_its_field(server):
+    port = server.server_address[1]
+    # 'abc' passes the click type (a text option): the CLI itself refuses it, in the job
+    status, page = post_form(port, "/harvest", {"grid": "abc", "players": "3", "paper": "letter",
+                                                "landscape": "on", "_submitted": "1"})
+    assert status == 400
+    assert '<form id="form" method="post" action="/harvest"' in page and "Refused:" not in page
+    assert field_error(page, "grid") == cli_error("harvest", "--grid", "abc")
+    assert 'class="field bad" id="field-grid"' in page
+    assert field_error(page, "players") == ""
+    # what was typed is kept
+    assert field_value(page, "grid") == "abc" and field_value(page, "players") == "3"
+    assert '<option value="letter" selected>' in page
+    assert 'name="landscape" value="on" checked' in page
+    # a limit of the parameter object, too
+    status, page = post_form(port, "/harvest", {"players": "13", "_submitted": "1"})
+    assert status == 400 and field_error(page, "players") == cli_error("harvest", "--players", "13")
+    assert field_value(page, "players") == "13"
+
+
+def test_a_refused_jobs_page_is_the_form_with_the_message_by_its_field(server):
+    port = server.server_address[1]
+    job = server.jobs.start("harvest", ["--grid=7y7"], form={"grid": "7y7", "_submitted": "1"})
+    assert server.jobs.wait(job.id, 60).state == "refused"
+    status, page = raw_request(port, f"/jobs/{job.id}", host=f"127.0.0.1:{port}")
+    assert status == 400
+    assert field_value(page, "grid") == "7y7"
+    assert field_error(page, "grid") == cli_error("harvest", "--grid", "7y7")
+
+
+@needs_browser
+def test_without_javascript_in_chromium_the_refused_value_is_marked_in_the_form(server, tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        driver.get(server.url + "harvest")
+        assert driver.find_element("id", "status").text == "Nothing made yet."  # app.js did not run
+        field = driver.find_element("id", "f-grid")
+        field.clear()
+        field.send_keys("abc")
+        driver.find_element("id", "make").click()
+        wait_for(lambda: driver.find_element("id", "error-grid").text, 30, what="the message by --grid")
+        assert driver.find_element("id", "error-grid").text == cli_error("harvest", "--grid", "abc")
+        assert driver.find_element("id", "f-grid").get_attribute("value") == "abc"
+    finally:
+        driver.quit()
+
+
+# --------------------------------------------------------------------------- stale temp folders
+
+
+def test_a_killed_servers_folder_is_swept_and_a_live_ones_is_kept(tmp_path, monkeypatch):
+    import json
+    import subprocess
+    import sys
+
+    from printables.serve import folders
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    killed = folders.make_root(tmp_path)
+    (killed / "0123456789abcdef").mkdir()
+    (killed / folders.OWNER_FILE).write_text(json.dumps({"pid": dead.pid, "start": None}))
+    live = folders.make_root(tmp_path)  # this process: alive
+    reused = folders.make_root(tmp_path)  # this pid, but a process that started at another time
+    (reused / folders.OWNER_FILE).write_text(json.dumps({"pid": os.getpid(), "start": "1"}))
+    unowned_new = tmp_path / "printables-serve-old1"  # an older version's folder, just used
+    unowned_new.mkdir()
+    unowned_old = tmp_path / "printables-serve-old2"
+    (unowned_old / "x").mkdir(parents=True)
+    for path in (unowned_old, unowned_old / "x"):
+        os.utime(path, (time.time() - 2 * folders.UNOWNED_STALE_S,) * 2)
+    other = tmp_path / "something-else"
+    other.mkdir()
+
+    srv = make_server("127.0.0.1", 0)  # sweeps, then makes its own folder
+    serve_in_thread(srv)
+    try:
+        assert not killed.exists() and not reused.exists() and not unowned_old.exists()
+        assert live.is_dir() and unowned_new.is_dir() and other.is_dir()
+        root = srv.jobs.root
+        assert root.parent == tmp_path and json.loads((root / folders.OWNER_FILE).read_text())["pid"] == os.getpid()
+        assert folders.sweep_stale(tmp_path) == []  # a live server's folder stays
+    finally:
+        stop(srv)
+    assert not root.exists()
+
+
+def test_a_port_in_use_leaves_no_temp_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        with pytest.raises(OSError):
+            make_server("127.0.0.1", busy.getsockname()[1])
+    assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- a hostile local client
+
+
+def raw_exchange(port: int, data: bytes, read_timeout: float = 10) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=read_timeout) as sock:
+        sock.sendall(data)
+        chunks = []
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except (TimeoutError, ConnectionResetError):
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_huge_odd_or_chunked_form_bodies_are_refused_and_the_connection_closed(server):
+    from printables.serve.server import MAX_FORM_BYTES
+
+    port = server.server_address[1]
+    head = f"POST /harvest HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    # a body announced larger than the limit is not read; the connection closes (no hang, no smuggling)
+    start = time.monotonic()
+    answer = raw_exchange(port, (head + f"Content-Length: {10**12}\r\n\r\n").encode() + b"grid=1")
+    assert answer.startswith(b"HTTP/1.1 413") and f"at most {MAX_FORM_BYTES}".encode() in answer
+    assert time.monotonic() - start < 5
+    for length in ("-1", "12abc", "1e3"):
+        answer = raw_exchange(port, (head + f"Content-Length: {length}\r\n\r\n").encode())
+        assert answer.startswith(b"HTTP/1.1 400") and b"not a number of bytes" in answer, length
+    answer = raw_exchange(port, (head + "Transfer-Encoding: chunked\r\n\r\n5\r\ngrid=\r\n0\r\n\r\n").encode())
+    assert answer.startswith(b"HTTP/1.1 411") and answer.count(b"HTTP/1.1") == 1
+    # the server still answers
+    assert raw_request(port, "/harvest", host=f"127.0.0.1:{port}")[0] == 200
+
+
+def test_odd_paths_are_not_found_not_errors(server):
+    port = server.server_address[1]
+    host = f"127.0.0.1:{port}"
+    for path in ("/static/%00", "/static/app.js%00.png", "/jobs/0123456789abcdef/files/%00",
+                 "/static/..%2f..%2fserver.py", "/static//etc/passwd", "/jobs/0123456789ABCDEF"):
+        assert raw_request(port, path, host=host)[0] == 404, path
+
+
+def test_too_many_jobs_at_once_are_refused_with_a_clear_message(tmp_path):
+
+    srv = CustomizerServer("127.0.0.1", 0, Jobs(tmp_path, max_running=1, max_active=2), allow_remote=False)
+    serve_in_thread(srv)
+    try:
+        port = srv.server_address[1]
+        first = srv.jobs.start("giuthi", [])  # long: modelling
+        second = srv.jobs.start("harvest", [])  # waits for the first
+        status, body = raw_request(port, "/harvest", method="POST", host=f"127.0.0.1:{port}",
+                                   headers={"Accept": "application/json"})
+        assert status == 503
+        assert json_error(body) == "busy: 2 jobs are running or waiting (at most 2 at once); " \
+                                   "wait for one to finish, or cancel one"
+        status, page = post_form(port, "/harvest", {"grid": "9x9", "_submitted": "1"})  # without JavaScript
+        assert status == 503 and "busy: 2 jobs" in page and field_value(page, "grid") == "9x9"
+        srv.jobs.cancel(first.id)
+        assert srv.jobs.wait(second.id, 60).state == "done"
+        third = srv.jobs.start("harvest", [])  # room again
+        assert srv.jobs.wait(third.id, 60).state == "done"
+    finally:
+        stop(srv)
+
+
+def json_error(body: str) -> str:
+    import json
+
+    return json.loads(body)["error"]
+
+
+def test_the_jobs_folders_have_a_quota_the_oldest_go_first(tmp_path):
+    from printables.serve.jobs import Busy, folder_bytes
+
+    jobs = Jobs(tmp_path, max_bytes=10**9)
+    made = []
+    for grid in ("6x6", "7x7", "8x8"):
+        job = jobs.start("harvest", [f"--grid={grid}"])
+        assert jobs.wait(job.id, 60).state == "done"
+        made.append(job)
+    one = folder_bytes(made[0].folder)
+    assert one > 10_000
+    # a quota of about two jobs: the next start deletes the oldest first, keeping the newest
+    jobs.max_bytes = int(2.5 * one)
+    jobs._prune()
+    assert jobs.get(made[0].id) is None and not made[0].folder.exists()
+    assert jobs.get(made[2].id) is not None and made[2].folder.is_dir()
+    assert folder_bytes(tmp_path) <= jobs.max_bytes or jobs.get(made[1].id) is None
+    # running jobs that fill it: a new one is refused, saying why
+    jobs.max_bytes = 1
+    blocker = jobs.start("giuthi", [])
+    (blocker.folder / "filler").write_bytes(b"x" * 1000)
+    with pytest.raises(Busy, match=r"^full: the customizer's files take \d+ MB \(at most 0 MB\)"):
+        jobs.start("harvest", [])
+    jobs.shutdown()
+    assert jobs.wait(blocker.id, 30).state == "cancelled"

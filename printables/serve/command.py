@@ -33,9 +33,10 @@ def serve(port: int, host: str) -> None:
         if error.errno in (98, 48):  # EADDRINUSE on Linux, macOS
             raise ParameterError(f"--port {port}: already in use; choose another, or --port 0 for any free port") from None
         raise ParameterError(f"--host {host}: cannot listen there ({error.strerror or error})") from None
-    # Ctrl-C and SIGTERM stop the server here, so its jobs and their files go with it.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    # Ctrl-C, SIGTERM and a closed terminal stop the server here, so its jobs and their files go with it.
+    for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None:
+            signal.signal(signum, signal.default_int_handler)
     if server.allow_remote:
         click.echo(f"warning: listening on {host}: any machine that can reach it may use the customizer", err=True)
     click.echo(f"Customizer at {server.url} (files in {server.jobs.root}; Ctrl-C stops it)", err=True)

@@ -25,6 +25,28 @@ from printables.serve.worker import JOB_FILE, RESULT_FILE
 
 LOG_FILE = "log.txt"
 STOP_GRACE_S = 5.0  # after SIGTERM, how long a worker has to clean up before SIGKILL
+MAX_ACTIVE_JOBS = 8  # running or waiting at once; more are refused (a tab has one at a time)
+MAX_JOBS_BYTES = 500_000_000  # the jobs' folders together (a Giuthi set is ~6 MB); oldest go first
+
+
+class Busy(Exception):
+    """A job cannot start now: too many at once, or the jobs' folders are full. The message says so."""
+
+
+def folder_bytes(folder: Path) -> int:
+    """The bytes of every file under ``folder``."""
+    total = 0
+    for dirpath, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.0f} MB"
 
 
 @dataclass
@@ -42,6 +64,7 @@ class Job:
     error: str = ""
     process: subprocess.Popen | None = None
     cancel_requested: bool = False
+    form: dict[str, str] | None = None  # the submitted form, to show it again when refused
 
     @property
     def is_finished(self) -> bool:
@@ -72,25 +95,40 @@ class Job:
 class Jobs:
     """The server's jobs, each in a folder under ``root``."""
 
-    def __init__(self, root: Path, max_running: int = 2, keep: int = 40):
+    def __init__(self, root: Path, max_running: int = 2, keep: int = 40, max_active: int = MAX_ACTIVE_JOBS,
+                 max_bytes: int = MAX_JOBS_BYTES):
         self.root = Path(root)
         self.keep = keep
+        self.max_active = max_active
+        self.max_bytes = max_bytes
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
         self._slots = threading.Semaphore(max_running)
 
-    def start(self, kind: str, args: list[str]) -> Job:
-        """Queue a job running ``printables <kind> <args>`` in a new folder; returns at once."""
-        job_id = secrets.token_hex(8)
-        folder = self.root / job_id
-        folder.mkdir(parents=True)
-        (folder / "tmp").mkdir()
-        (folder / JOB_FILE).write_text(json.dumps({"kind": kind, "args": args}), encoding="utf-8")
-        job = Job(job_id, kind, list(args), folder)
+    def start(self, kind: str, args: list[str], form: dict[str, str] | None = None) -> Job:
+        """Queue a job running ``printables <kind> <args>`` in a new folder; returns at once.
+
+        Raises ``Busy`` when ``max_active`` jobs are already running or waiting, or when the jobs'
+        folders hold ``max_bytes`` even after the oldest finished ones are deleted.
+        """
+        self._prune(keep_newest=False)  # a new job replaces what the page showed
         with self._lock:
+            active = sum(not j.is_finished for j in self._jobs.values())
+            if active >= self.max_active:
+                raise Busy(f"busy: {active} jobs are running or waiting (at most {self.max_active} at once); "
+                           "wait for one to finish, or cancel one")
+            used = folder_bytes(self.root)
+            if used >= self.max_bytes:
+                raise Busy(f"full: the customizer's files take {_mb(used)} (at most {_mb(self.max_bytes)}); "
+                           "wait for a running job to finish, or restart printables serve")
+            job_id = secrets.token_hex(8)
+            folder = self.root / job_id
+            folder.mkdir(parents=True)
+            (folder / "tmp").mkdir()
+            (folder / JOB_FILE).write_text(json.dumps({"kind": kind, "args": args}), encoding="utf-8")
+            job = Job(job_id, kind, list(args), folder, form=dict(form) if form is not None else None)
             self._jobs[job_id] = job
         threading.Thread(target=self._run, args=(job,), name=f"job-{job_id}", daemon=True).start()
-        self._prune()
         return job
 
     def get(self, job_id: str) -> Job | None:
@@ -156,6 +194,8 @@ class Jobs:
                     cwd=job.folder, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
                     env=_worker_env(job.folder), start_new_session=True,
                 )
+            if job.cancel_requested:  # cancelled while the worker was being started
+                self._stop(job)
             code = job.process.wait()
         finally:
             self._slots.release()
@@ -180,12 +220,23 @@ class Jobs:
     def _finish(self, job: Job, state: str) -> None:
         job.state = state
         job.finished = time.monotonic()
+        self._prune()
 
-    def _prune(self) -> None:
-        """Forget the oldest finished jobs beyond ``keep`` and delete their folders."""
+    def _prune(self, keep_newest: bool = True) -> None:
+        """Forget the oldest finished jobs beyond ``keep``, or while the folders hold more than
+        ``max_bytes`` (unless ``keep_newest`` is off, the newest finished job stays: its page may be
+        open), and delete their folders."""
         with self._lock:
             finished = sorted((j for j in self._jobs.values() if j.is_finished), key=lambda j: j.created)
             old = finished[: max(0, len(finished) - self.keep)]
+            rest = finished[len(old):-1] if keep_newest else finished[len(old):]
+            if rest:
+                used = folder_bytes(self.root) - sum(folder_bytes(j.folder) for j in old)
+                for job in rest:
+                    if used <= self.max_bytes:
+                        break
+                    used -= folder_bytes(job.folder)
+                    old.append(job)
             for job in old:
                 del self._jobs[job.id]
         for job in old:

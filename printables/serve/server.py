@@ -11,10 +11,10 @@ from __future__ import annotations
 import ipaddress
 import json
 import mimetypes
+import os
 import re
 import shutil
 import socket
-import tempfile
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,11 +22,15 @@ from pathlib import Path
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from printables.serve import forms, pages
-from printables.serve.jobs import Jobs
+from printables.serve.folders import make_root, sweep_stale
+from printables.serve.jobs import Busy, Jobs
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOCAL_HOST_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 MAX_FORM_BYTES = 64_000
+MAX_CONNECTIONS = 64  # open connections at once; more are answered 503 and closed
+NO_SCRIPT_WAIT_S = 10.0  # a form posted without JavaScript waits this long for a refusal
+SOCKET_TIMEOUT_S = 30  # a client that sends nothing for this long is dropped
 JOB_PATH = re.compile(r"/jobs/([0-9a-f]{16})(/.*)?")
 API_JOB_PATH = re.compile(r"/api/jobs/([0-9a-f]{16})")
 
@@ -59,7 +63,28 @@ class CustomizerServer(ThreadingHTTPServer):
         self.jobs = jobs
         self.allow_remote = allow_remote
         self.host_names = LOCAL_HOST_NAMES | {host.lower().strip("[]")}
+        self.connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
         super().__init__((host, port), Handler)
+
+    def process_request(self, request, client_address):
+        """Serve the connection in a thread, or, beyond MAX_CONNECTIONS open ones, say so and close it."""
+        if not self.connections.acquire(blocking=False):
+            try:
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                                b"Connection: close\r\nContent-Length: 45\r\n\r\n"
+                                b"busy: too many connections at once; try again")
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address):
+        """One connection's thread; frees its place when done."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connections.release()
 
     @property
     def url(self) -> str:
@@ -75,6 +100,7 @@ class Handler(BaseHTTPRequestHandler):
     server: CustomizerServer
     server_version = "printables-serve"
     protocol_version = "HTTP/1.1"
+    timeout = SOCKET_TIMEOUT_S  # a silent or trickling client does not hold a thread for ever
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         """Quiet: the terminal shows the server's address, not every request."""
@@ -180,11 +206,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send(HTTPStatus.FORBIDDEN, why, "text/plain; charset=utf-8")
             return
         path = unquote(urlsplit(self.path).path)
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_FORM_BYTES:
-            self.send(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "form too large", "text/plain")
+        body = self.read_form_body()
+        if body is None:
             return
-        body = self.rfile.read(length).decode("utf-8", errors="replace")
         if path.lstrip("/") in forms.KINDS:
             self.submit(path.lstrip("/"), dict(parse_qsl(body, keep_blank_values=True)))
         elif (match := JOB_PATH.fullmatch(path)) and match.group(2) == "/cancel":
@@ -198,9 +222,40 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.not_found()
 
+    def read_form_body(self) -> str | None:
+        """The posted form (at most MAX_FORM_BYTES), or None after refusing it and closing the connection.
+
+        A body the server does not read would be taken for the next request, so a refused one
+        closes the connection.
+        """
+        def refuse(status: int, message: str) -> None:
+            self.close_connection = True
+            self.send(status, message, "text/plain; charset=utf-8", {"Connection": "close"})
+
+        if self.headers.get("Transfer-Encoding"):
+            refuse(HTTPStatus.LENGTH_REQUIRED, "refused: send the form with a Content-Length, not in chunks")
+            return None
+        raw = (self.headers.get("Content-Length") or "0").strip()
+        if not raw.isdigit():
+            refuse(HTTPStatus.BAD_REQUEST, f"refused: Content-Length {raw!r} is not a number of bytes")
+            return None
+        length = int(raw)
+        if length > MAX_FORM_BYTES:
+            refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                   f"refused: a form of {length} bytes (at most {MAX_FORM_BYTES})")
+            return None
+        data = self.rfile.read(length)
+        if len(data) < length:  # the client hung up mid-form
+            self.close_connection = True
+            return None
+        return data.decode("utf-8", errors="replace")
+
     # -- handlers ---------------------------------------------------------------------------------
     def static(self, name: str) -> None:
         """A file of the static folder, and nothing outside it."""
+        if "\0" in name:
+            self.not_found()
+            return
         path = (STATIC / name).resolve()
         if not path.is_relative_to(STATIC) or not path.is_file():
             self.not_found()
@@ -216,11 +271,29 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self.send(HTTPStatus.BAD_REQUEST, pages.kind_page(kind, form, errors))
             return
-        job = self.server.jobs.start(kind, forms.form_args(kind, form))
+        try:
+            job = self.server.jobs.start(kind, forms.form_args(kind, form), form=form)
+        except Busy as busy:
+            if self.wants_json():
+                self.send_json(HTTPStatus.SERVICE_UNAVAILABLE, {"error": str(busy)})
+            else:
+                self.send(HTTPStatus.SERVICE_UNAVAILABLE, pages.kind_page(kind, form, {}, str(busy)))
+            return
         if self.wants_json():
             self.send_json(HTTPStatus.ACCEPTED, {"job": job.id, "status": f"/api/jobs/{job.id}"})
+            return
+        # Without JavaScript: a refusal is usually quick (the CLI checks its values first), so wait
+        # a little and answer with the form itself, the values kept and the message by its field.
+        job = self.server.jobs.wait(job.id, NO_SCRIPT_WAIT_S) or job
+        if job.state == "refused":
+            self.refused_form(job)
         else:
             self.redirect(f"/jobs/{job.id}")
+
+    def refused_form(self, job) -> None:
+        """A refused job's form page: what was typed, the CLI's message next to its field."""
+        field_errors, form_error = refusal_errors(job)
+        self.send(HTTPStatus.BAD_REQUEST, pages.kind_page(job.kind, job.form, field_errors, form_error))
 
     def status_of(self, job) -> dict:
         """What the page's script needs to know of a job: state, progress, results and field errors."""
@@ -228,9 +301,7 @@ class Handler(BaseHTTPRequestHandler):
         if job.is_finished:
             data["html"] = pages.result_html(job)
             if job.state == "refused":
-                field = forms.field_for_message(job.kind, job.error)
-                data["field_errors"] = {field: job.error} if field else {}
-                data["form_error"] = "" if field else job.error
+                data["field_errors"], data["form_error"] = refusal_errors(job)
         return data
 
     def job_status(self, job_id: str) -> None:
@@ -246,6 +317,8 @@ class Handler(BaseHTTPRequestHandler):
         job = self.server.jobs.get(job_id)
         if job is None:
             self.not_found("no such job (the server keeps the latest ones only)")
+        elif rest in ("", "/") and job.state == "refused" and job.form is not None:
+            self.refused_form(job)
         elif rest in ("", "/"):
             self.send(HTTPStatus.OK, pages.job_page(job))
         elif rest.startswith("/files/"):
@@ -258,11 +331,29 @@ class Handler(BaseHTTPRequestHandler):
             self.not_found()
 
 
+def refusal_errors(job) -> tuple[dict[str, str], str]:
+    """A refused job's CLI message: ``({field: message}, "")``, or ``({}, message)`` for the whole form."""
+    field = forms.field_for_message(job.kind, job.error)
+    return ({field: job.error}, "") if field else ({}, job.error)
+
+
 def make_server(host: str = "127.0.0.1", port: int = 0, root: Path | None = None) -> CustomizerServer:
-    """A customizer server (not yet serving); jobs go to folders under ``root`` (default: a new temp dir)."""
-    root = Path(root) if root is not None else Path(tempfile.mkdtemp(prefix="printables-serve-"))
+    """A customizer server (not yet serving); jobs go to folders under ``root``.
+
+    Without ``root``, a new temp folder recording this process as its owner, after sweeping the
+    folders of servers that were killed; it is removed again if the server cannot listen.
+    """
+    made = root is None
+    if made:
+        sweep_stale()
+        root = make_root()
     allow_remote = not is_loopback(host) and host not in ("localhost",)
-    return CustomizerServer(host, port, Jobs(root), allow_remote=allow_remote)
+    try:
+        return CustomizerServer(host, port, Jobs(Path(root)), allow_remote=allow_remote)
+    except BaseException:
+        if made:
+            shutil.rmtree(root, ignore_errors=True)
+        raise
 
 
 def serve_in_thread(server: CustomizerServer) -> threading.Thread:

@@ -52,7 +52,18 @@
       setState("failed", "The customizer does not answer (is `printables serve` still running?)");
       return;
     }
-    const data = await response.json();
+    let data;
+    try {
+      data = await response.json();
+    } catch (e) {
+      data = { error: "The customizer answered " + response.status + "." };
+    }
+    if (data.error) { // busy or full: said above the buttons
+      current = null;
+      showErrors({}, data.error);
+      setState("failed", data.error);
+      return;
+    }
     if (data.field_errors) {
       current = null;
       showErrors(data.field_errors, "");
