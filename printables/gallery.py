@@ -149,6 +149,22 @@ def _value(value) -> str:
     return str(value)
 
 
+def _check_rows(checks: list[dict], files: list[str]) -> str:
+    """The checks as table rows; a check named ``<file>: <check>`` shows the check's name, under a
+    row naming its file when the preset made several."""
+    rows, current = [], None
+    for check in checks:
+        file, sep, name = check["name"].partition(": ")
+        if not (sep and file in files):
+            file, name = None, check["name"]
+        if file is not None and len(files) > 1 and file != current:
+            rows.append(f'<tr class="file"><th colspan="3">{escape(file)}</th></tr>')
+        current = file
+        rows.append(f'<tr class="{"ok" if check["ok"] else "fail"}"><td>{"ok" if check["ok"] else "FAIL"}</td>'
+                    f'<td>{escape(name)}</td><td>{escape(check["detail"])}</td></tr>')
+    return "".join(rows)
+
+
 def _entry(record: dict, output: Path | None) -> str:
     checks = record["checks"]
     failed = [c for c in checks if not c["ok"]]
@@ -165,9 +181,7 @@ def _entry(record: dict, output: Path | None) -> str:
     files = "".join(
         f'<li><a href="{_href(f)}">{escape(Path(f).name)}</a> <span class="size">'
         f'{_size(output / f) if output else ""}</span></li>' for f in record["files"])
-    check_rows = "".join(
-        f'<tr class="{"ok" if c["ok"] else "fail"}"><td>{"ok" if c["ok"] else "FAIL"}</td>'
-        f'<td>{escape(c["name"])}</td><td>{escape(c["detail"])}</td></tr>' for c in checks)
+    check_rows = _check_rows(checks, [Path(f).name for f in record["files"]])
     return f"""<article id="{escape(record['name'])}">
 <h3>{escape(record['name'])}</h3><p class="description">{escape(record['description'])}</p>
 <div class="previews">{images or '<p class="none">no preview (pdftoppm is not installed)</p>'}</div>
@@ -228,5 +242,6 @@ td, th { text-align: left; padding: .1em .5em; border-bottom: 1px solid #eee; ve
 .params th { font-weight: normal; color: #555; }
 .params tr.set th, .params tr.set td { font-weight: 700; color: #222; }
 .checks tr.fail { background: #fde8e8; }
+.checks tr.file th { padding-top: .5em; color: #555; font-weight: 600; }
 .legend { font-size: .8em; color: #666; }
 """

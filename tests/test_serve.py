@@ -672,7 +672,6 @@ def test_odd_paths_are_not_found_not_errors(server):
 
 
 def test_too_many_jobs_at_once_are_refused_with_a_clear_message(tmp_path):
-
     srv = CustomizerServer("127.0.0.1", 0, Jobs(tmp_path, max_running=1, max_active=2), allow_remote=False)
     serve_in_thread(srv)
     try:
@@ -725,3 +724,38 @@ def test_the_jobs_folders_have_a_quota_the_oldest_go_first(tmp_path):
         jobs.start("harvest", [])
     jobs.shutdown()
     assert jobs.wait(blocker.id, 30).state == "cancelled"
+
+
+def test_the_gallery_shows_translated_presets_with_their_checks(tmp_path):
+    import json
+    import tomllib
+    from html import escape
+
+    from printables.gallery import GALLERY, RECORD, load_records, render_index
+
+    out = tmp_path / "out"
+    names = ("harvest-10x10-a4-ko", "minefield-11x11-a4-tr")
+    result = CliRunner().invoke(main, ["build", *names, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    html = (out / "index.html").read_text(encoding="utf-8")
+    for name in names:
+        description = tomllib.loads((Path(__file__).resolve().parent.parent / "templates" / f"{name}.toml").read_text(encoding="utf-8"))["description"]
+        record = json.loads((out / GALLERY / name / RECORD).read_text(encoding="utf-8"))
+        assert record["params"]["lang"] == name.rsplit("-", 1)[1]
+        assert f'<article id="{name}">' in html and escape(description) in html
+        assert f"all {len(record['checks'])} checks passed" in html and len(record["checks"]) > 10
+        assert all((out / p).is_file() for p in record["previews"]) and record["previews"]
+        pdf = Path(record["files"][0]).name
+        assert all(c["name"].startswith(f"{pdf}: ") for c in record["checks"])
+    assert any(ord(ch) >= 0xAC00 for ch in html)  # the Korean description, as UTF-8
+    # a check row names the check, not again the file (the preset has one)
+    assert "<td>kind</td>" in html and ".pdf: kind" not in html
+    # several files: a row naming each file heads its checks
+    record = {**load_records(out)[0], "files": ["harvest/a.pdf", "harvest/b.pdf"],
+              "checks": [{"name": "a.pdf: kind", "ok": True, "detail": "harvest"},
+                         {"name": "b.pdf: kind", "ok": False, "detail": "wrong"},
+                         {"name": "set: pairs", "ok": True, "detail": "both"}]}
+    page = render_index([record])
+    assert '<tr class="file"><th colspan="3">a.pdf</th></tr><tr class="ok"><td>ok</td><td>kind</td>' in page
+    assert '<tr class="file"><th colspan="3">b.pdf</th></tr><tr class="fail"><td>FAIL</td><td>kind</td>' in page
+    assert "<td>set: pairs</td>" in page
