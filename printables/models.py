@@ -191,7 +191,7 @@ def capacity_shortfall(board: GiuthiBoardParams) -> str | None:
     what = "pits" if holds_pit < need_pit else "stores"
     held, needed = (holds_pit, need_pit) if what == "pits" else (holds_store, need_store)
     return (
-        f"seeds_per_pit={board.seeds_per_pit}: these {what} hold {held} seeds of {board.seed_diameter_mm:g} mm but "
+        f"pits_per_row={board.pits_per_row}, seeds_per_pit={board.seeds_per_pit}: these {what} hold {held} seeds of {board.seed_diameter_mm:g} mm but "
         f"games with {board.seeds_per_pit} per pit on 2x{board.pits_per_row} need {needed} (99.9th percentile);"
         + CAPACITY_ADVICE
     )

@@ -204,3 +204,20 @@ def test_the_whole_set_is_written_and_every_file_passes_its_checks(tmp_path, mon
     for path in expand(out):
         results = check_file(path)
         assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
+
+
+def test_rules_sheet_validates_only_pits_and_seeds(tmp_path):
+    # 2x10 with the default pits cannot be made (stores), but its rules sheet can be printed.
+    assert invoke("giuthi", "--show", "--pits", "10").exit_code == 2
+    out = tmp_path / "r10.pdf"
+    result = invoke("giuthi", "--rules", "--pits", "10", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    results = check_file(out)
+    assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
+    assert '"pits_per_row": 10' in str(__import__("pypdf").PdfReader(out).metadata.get("/Subject"))
+    # The preset's pits count; the rule-core options are still validated.
+    eight = invoke("giuthi", "--rules", "--preset", "giuthi-2x8", "--seeds", "5", "-o", str(tmp_path / "r8.pdf"))
+    assert eight.exit_code == 0, eight.output
+    assert_one_line_error(invoke("giuthi", "--rules", "--pits", "7", "-o", str(tmp_path / "x.pdf")), "--pits 7")
+    assert_one_line_error(invoke("giuthi", "--rules", "--seeds", "10", "-o", str(tmp_path / "x.pdf")), "--seeds 10")
+    assert not (tmp_path / "x.pdf").exists()
