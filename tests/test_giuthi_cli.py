@@ -221,3 +221,20 @@ def test_rules_sheet_validates_only_pits_and_seeds(tmp_path):
     assert_one_line_error(invoke("giuthi", "--rules", "--pits", "7", "-o", str(tmp_path / "x.pdf")), "--pits 7")
     assert_one_line_error(invoke("giuthi", "--rules", "--seeds", "10", "-o", str(tmp_path / "x.pdf")), "--seeds 10")
     assert not (tmp_path / "x.pdf").exists()
+
+
+@pytest.mark.parametrize("pits", [6, 8, 10])
+def test_the_legends_example_lap_is_the_rule_cores_on_this_board(pits):
+    from printables.cli.giuthi import show_legend
+    from printables.rules import giuthi as g
+
+    legend = show_legend(pits, 4)
+    said = re.search(r"'5 from 4 cw to (\d+): relay' = 5 seeds lifted from pit 4, sown\s+clockwise, the last one"
+                     r" into pit (\d+)", legend)
+    assert said and said.group(1) == said.group(2), legend
+    # Sow 5 seeds from pit 4 clockwise on a board of this size with the rule core: where the last one falls.
+    pits_list = [1] * (2 * pits)
+    pits_list[4] = 5
+    trace = g.apply_traced(g.State(tuple(pits_list), (0, 0), g.SOUTH), g.Move.parse("4cw"))
+    assert trace.laps[0].end == int(said.group(1))
+    assert "go on forever" in legend

@@ -158,6 +158,7 @@ LAP_END_MEANINGS = {
 def show_legend(pits: int, seeds: int) -> str:
     """The notation of ``--show`` explained, for a 2 x ``pits`` board with ``seeds`` per pit."""
     last = 2 * pits - 1
+    end = (4 - 5) % (2 * pits)  # the example lap: 5 seeds from pit 4, clockwise (to lower numbers)
     lines = [
         f"How to read this game (Giuthi, 2x{pits}, {seeds} seeds per pit; full rules: printables giuthi --rules):",
         f"  Each board: the small numbers above and below the rows are pit numbers, 0 to {last} anticlockwise;",
@@ -165,9 +166,10 @@ def show_legend(pits: int, seeds: int) -> str:
         "  The other numbers are seeds. 'North [  0]' is North's store (left), '[  0] South' South's (right).",
         "  A move: '4cw' = take every seed of pit 4 and sow clockwise (to lower numbers), '4ccw' anticlockwise",
         f"  (to higher numbers; {last} and 0 are neighbours). Under a board, 'sowing again' means the same",
-        "  player chooses again within the same turn. 'pass': none of the player's pits holds 2 or more seeds.",
-        "  In brackets, each lap of the move: '5 from 4 cw to 11: relay' = 5 seeds lifted from pit 4, sown",
-        "  clockwise, the last one into pit 11; then how the lap ended ('crossed': a seed of this turn has",
+        "  player chooses again within the same turn. 'pass': none of the player's pits holds 2 or more seeds,",
+        "  or every sowing they could choose would go on forever.",
+        f"  In brackets, each lap of the move: '5 from 4 cw to {end}: relay' = 5 seeds lifted from pit 4, sown",
+        f"  clockwise, the last one into pit {end}; then how the lap ended ('crossed': a seed of this turn has",
         "  already fallen into the opponent's row):",
     ]
     width = max(len(word) for word in LAP_END_MEANINGS)
