@@ -212,10 +212,12 @@ def build_giuthi(
     previews: bool = True,
     progress: Progress = lambda message: None,
     paper: str = "a4",
+    lang: str = "en",
 ) -> list[Path]:
     """Build the whole Giuthi set into ``out_dir``; returns every file written.
 
-    ``paper`` is the size of the rules sheet (a4 or letter).
+    ``paper`` is the size of the rules sheet (a4 or letter), ``lang`` its language (the manifest
+    records it; the print card is English).
 
     The set is made in a staging folder and replaces the folder's previous set as a whole only
     when every part of it exists (printables.fileio.replace_set), so a failure or an interruption
@@ -223,7 +225,7 @@ def build_giuthi(
     """
     from printables.fileio import replace_set
 
-    return replace_set(out_dir, lambda staging: _build_giuthi_in(board, staging, slice_parts, previews, progress, paper),
+    return replace_set(out_dir, lambda staging: _build_giuthi_in(board, staging, slice_parts, previews, progress, paper, lang),
                        kind="giuthi", is_member=is_set_member)
 
 
@@ -290,7 +292,7 @@ def add_to_manifest(path: Path, entries: Mapping[str, Any]) -> Path:
 
 
 def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool, previews: bool,
-                     progress: Progress, paper: str = "a4") -> list[Path]:
+                     progress: Progress, paper: str = "a4", lang: str = "en") -> list[Path]:
     from printables.isolation import isolate_ezdxf
 
     isolate_ezdxf()
@@ -308,13 +310,13 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     written += build_seeds(seeds, out_dir)
     written.append(write_profile(out_dir / PROFILE_FILE))
     progress("writing the rules sheet")
-    written.append(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, out_dir / RULES_FILE, paper))
+    written.append(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, out_dir / RULES_FILE, paper, lang))
     stls = [p for p in written if p.suffix == ".stl"]
     progress("writing a 3MF per part")
     threemfs = write_3mfs(stls, out_dir / PROFILE_FILE)
     written += threemfs
     add_to_manifest(out_dir / manifest_name(board), {
-        "rules": {"file": RULES_FILE, "paper": paper},
+        "rules": {"file": RULES_FILE, "paper": paper, "lang": lang},
         "3mf": {_part_key(stl.name): f"{stl.stem}.3mf" for stl in stls},
         "seeds": seed_manifest(seeds, board),
     })

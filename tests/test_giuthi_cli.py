@@ -194,7 +194,7 @@ def test_the_whole_set_is_written_and_every_file_passes_its_checks(tmp_path, mon
     assert any(n.startswith("giuthi-seeds-12-") and n.endswith(".stl") for n in names)
     data = json.loads((out / manifest).read_text())
     assert data["params"]["pits_per_row"] == 6
-    assert data["rules"] == {"file": "giuthi-rules.pdf", "paper": "a4"}
+    assert data["rules"] == {"file": "giuthi-rules.pdf", "paper": "a4", "lang": "en"}
     seeds_stl = next(n for n in names if n.startswith("giuthi-seeds-12-") and n.endswith(".stl"))
     assert data["3mf"] == {"left": f"giuthi-board-left-{stem}.3mf", "right": f"giuthi-board-right-{stem}.3mf",
                            "seeds": seeds_stl[:-4] + ".3mf"}

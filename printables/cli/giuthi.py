@@ -65,7 +65,8 @@ OPTION_FIELDS = {
 @click.option("--paper", type=choice(RULES_PAPERS), default="a4", show_default=True,
               help="Paper of the rules sheet.")
 @click.option("--lang", type=choice(LANGS), default="en", show_default=True,
-              help="Language of the rules sheet (with --rules): en, ko (한국어), tr (Türkçe); the print card is English.")
+              help="Language of the rules sheet (alone with --rules, or in the set): en, ko (한국어), tr (Türkçe);"
+                   " the print card is English so far.")
 @click.option("--game-seed", type=WHOLE, default=1, show_default=True, help="Seed of the --show game.")
 @click.option("-o", "--output", default=None,
               help="Folder for the set [default: output/giuthi]; with --rules, the PDF to write"
@@ -93,9 +94,6 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
         base.update(presets[preset])
     given = {OPTION_FIELDS[k]: v for k, v in options.items() if v is not None}
     mapping = {**base, **given}
-    if lang != "en" and not rules_only:
-        raise ParameterError(f"--lang {lang}: only the rules sheet is translated so far; add --rules "
-                             "(the set's print card and rules sheet are English)")
     param = next(p for p in ctx.command.params if p.name == "output")
     if rules_only:
         # The rules sheet needs only the rule core's numbers: a 2x10 sheet can be printed for a
@@ -129,7 +127,7 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
         _show_game(board.pits_per_row, board.seeds_per_pit, game_seed)
         return
     folder = DEFAULT_OUTPUT if output is None else OUTPUT_FOLDER.convert(output, param, ctx)
-    written = build_giuthi(board, folder, slice_parts=slice_parts, previews=previews, paper=paper,
+    written = build_giuthi(board, folder, slice_parts=slice_parts, previews=previews, paper=paper, lang=lang,
                            progress=lambda message: click.echo(f"… {message}", err=True))
     for path in written:
         click.echo(str(path))
