@@ -191,6 +191,45 @@ def test_cards_are_their_true_size_and_peas_their_true_diameter():
     assert {round(b.cx - a.cx, 6) for a, b in zip(peas, peas[1:]) if a.cy == b.cy} == {pitch}
 
 
+@pytest.mark.parametrize(
+    "card",
+    [
+        PeaCard(layout="pod", landscape=False),
+        PeaCard(landscape=False),
+        PeaCard(layout="heart", postcard="4x6", landscape=False),
+        PeaCard(landscape=False, lang="ko"),
+        PeaCard(landscape=False, lang="tr"),
+        PeaCard(layout="pod", landscape=False, lang="ko"),
+    ],
+    ids=["pod-a6", "default-a6", "heart-4x6", "default-a6-ko", "default-a6-tr", "pod-a6-ko"],
+)
+def test_portrait_rules_run_on_from_beside_the_tally_box_to_under_it(card):
+    # A portrait card sets the rules' first lines beside the tally box and the rest under it at
+    # full width: one paragraph at one leading, never a blank band in mid-sentence.
+    from printables.i18n import catalogue, drawing_in
+
+    mean = rules.EXPECTED_SMUSHED[card.layout]
+    with drawing_in(card.lang):
+        plan = pea_layout.plan_card(card, mean)
+        items = pea_layout.front(card, plan, mean)
+    assert plan.arrangement == "stacked" and plan.info and plan.summary
+    tally = next(i for i in items if isinstance(i, Rect) and (i.w, i.h) == (pea_layout.TALLY_W_MM, pea_layout.TALLY_H_MM))
+    texts = {i.text: i for i in items if isinstance(i, Text) and i.size_pt == plan.summary_pt}
+    beside = [texts[line] for line in plan.info]
+    under = [texts[line] for line in plan.summary]
+    paragraph = " ".join(i.text for i in beside + under)
+    assert paragraph == " ".join(catalogue(card.lang).phrase(pea_layout.SUMMARY).split())
+    assert {i.x for i in beside} == {tally.x + tally.w + pea_layout.BODY_GAP_MM} and {i.x for i in under} == {tally.x}
+    lead = pea_layout.line_height_mm(plan.summary_pt, 1.2)
+    steps = [round(b.y - a.y, 6) for a, b in zip(beside + under, (beside + under)[1:])]
+    assert steps == [round(lead, 6)] * len(steps), steps  # the next line is one leading on, beside or under
+    # The lines beside the box start inside its height, and the first line under it clears its
+    # bottom edge (cap height 0.75 em, the box's 0.4 mm line).
+    assert beside[0].y - 0.8 * lead >= tally.y - 1e-6
+    cap = 0.75 * plan.summary_pt * 25.4 / 72
+    assert under[0].y - cap >= tally.y + tally.h + 0.2 + 0.5
+
+
 def test_how_many_cards_fit_a_sheet():
     # Each card keeps 2 mm + 5 mm of crop mark and the 5 mm a home printer cannot print around the
     # grid: 12 mm a side. A6 landscape on A4: 148 + 24 <= 210 and 2 x 105 + 24 = 234 <= 297, but
