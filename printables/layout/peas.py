@@ -53,6 +53,8 @@ from printables.params.peas import (
     MAX_PEA_MM,
     MIN_PEA_MM,
     Imposition,
+    PAPER_WORDS,
+    POSTCARD_WORDS,
     PeaCard,
     expected_smushed,
 )
@@ -179,8 +181,8 @@ def difficulty_line(mean: float) -> str:
     return f"Difficulty: {rules.difficulty_text(mean)} (simulated games)."
 
 
-POSTCARD_NAMES = {"a6": "A6", "4x6": "4x6 in"}
-PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
+POSTCARD_NAMES = POSTCARD_WORDS
+PAPER_NAMES = PAPER_WORDS
 
 
 # --------------------------------------------------------------------------- planning the front
