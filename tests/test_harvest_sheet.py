@@ -84,6 +84,7 @@ def test_cell_size_is_physical(tmp_path):
         (["--cell", "inf"], "cell inf"),
         (["--grid", "1000x1000"], "largest that fits is 36x33"),
         (["--grid", "3x5", "--per-page", "6", "--paper", "a5"], "6 games per page do not fit a5 portrait at cells of at least 5 mm; at most 1 fits (--per-page 1)"),
+        (["--players", "12", "--paper", "a5", "--grid", "5x5"], "one game per page does not fit a5 portrait at cells of at least 5 mm; the harvesters and a score table for 12 players leave no room for a 3x5 grid; or try a larger --paper"),
         (["--cell", "40"], "largest cell that fits"),
         (["--grid", "80x80"], "largest that fits is"),
         (["--coins-per-turn", "0"], "coins per turn 0"),

@@ -230,9 +230,10 @@ def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
     if min(grid) < 3 or max(grid) < 5:
         # Too many games side by side for their headings, score tables or a 3x5 grid: say how many fit.
         fit = (f"at most {most} fit{'s' if most == 1 else ''} (--per-page {most})" if most else
-               "a grid needs at least 3x5 so every harvester fits")
+               f"the harvesters and a score table for {sheet.players} players leave no room for a 3x5 grid")
         hint = f"; or try {', '.join(others)}" if others else ""
-        raise ParameterError(f"per page {sheet.per_page}: {games} do not fit {where} at {at}; {fit}{hint}")
+        verb = "does not fit" if sheet.per_page == 1 else "do not fit"
+        raise ParameterError(f"per page {sheet.per_page}: {games} {verb} {where} at {at}; {fit}{hint}")
     if 0 < most < sheet.per_page:
         others.append(f"--per-page {most}")
     hint = f" (or try {', '.join(others)})" if others else ""
