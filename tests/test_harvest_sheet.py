@@ -191,7 +191,7 @@ from printables.errors import ParameterError  # noqa: E402
     width=st.integers(3, 30),
     height=st.integers(3, 30),
     players=st.integers(2, 12),
-    per_page=st.sampled_from([1, 1, 2, 4]),
+    per_page=st.sampled_from([1, 1, 2, 3, 4, 6]),
     paper=st.sampled_from(["a4", "letter", "a5"]),
     landscape=st.booleans(),
 )
