@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 from functools import lru_cache
+from itertools import repeat
 from pathlib import Path
 
 from printables.errors import ParameterError
@@ -153,10 +154,20 @@ def has_glyph(text: str, font: str = "Helvetica") -> bool:
     return all(ord(ch) in advances for ch in text)
 
 
+def advance_units(text: str, font: str = "Helvetica") -> int:
+    """The sum of the advance widths of ``text``'s characters in font units (.notdef for a missing glyph)."""
+    _, advances, _, notdef = _metrics(face_of(font))
+    return sum(map(advances.get, map(ord, text), repeat(notdef)))
+
+
+def units_to_mm(units_sum: int, size_pt: float, font: str = "Helvetica") -> float:
+    """A width in font units (see ``advance_units``) set at ``size_pt``, in mm."""
+    return units_sum / _metrics(face_of(font))[0] * size_pt * PT_TO_MM
+
+
 def text_width_mm(text: str, size_pt: float, font: str = "Helvetica") -> float:
     """The width of ``text`` set in ``font`` at ``size_pt``, in mm, from the font's own advance widths."""
-    units, advances, _, notdef = _metrics(face_of(font))
-    return sum(advances.get(ord(ch), notdef) for ch in text) / units * size_pt * PT_TO_MM
+    return units_to_mm(advance_units(text, font), size_pt, font)
 
 
 def cap_height_mm(size_pt: float, font: str = "Helvetica") -> float:

@@ -109,12 +109,20 @@ def text_width_mm(text: str, size_pt: float, font: str = "Helvetica") -> float:
 
 def wrap(text: str, width_mm: float, size_pt: float, font: str = "Helvetica") -> list[str]:
     """Split prose into lines no wider than ``width_mm`` at ``size_pt``, measured with the real font."""
+    from printables import fonts
+
+    # Widths add up in whole font units (advances, no kerning), so a line is measured once, not per word.
     lines: list[str] = []
+    line_units = 0
     for word in text.split():
-        if lines and text_width_mm(f"{lines[-1]} {word}", size_pt, font) <= width_mm:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
+        if lines:
+            units = line_units + fonts.advance_units(f" {word}", font)
+            if fonts.units_to_mm(units, size_pt, font) <= width_mm:
+                lines[-1] = f"{lines[-1]} {word}"
+                line_units = units
+                continue
+        lines.append(word)
+        line_units = fonts.advance_units(word, font)
     return lines
 
 
