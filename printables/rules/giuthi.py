@@ -592,13 +592,15 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
     candidates = _CANDIDATES[n][player]
     ccw = candidates[0][2]  # the player's CCW lap table (the first candidate sows CCW)
     out: list[_Sown] = []
+    keep = out.append
+    inline_laps = _INLINE_LAPS
     for start, first, fwd, back, move in candidates:
         if pits[start] < 2:  # MIN_SEEDS_TO_SOW (a constant here: a global lookup per candidate)
             continue
         work = list(pits)
         pit = start
         crossed = False
-        for _ in _INLINE_LAPS:
+        for _ in inline_laps:
             seeds = work[pit]
             work[pit] = 0
             if seeds < size:
@@ -651,7 +653,7 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
             work = tuple(work)
             if work in seen:
                 continue  # brings back a board of this turn: not a legal sowing
-        out.append((move, again, work, captured))
+        keep((move, again, work, captured))
     return out
 
 
