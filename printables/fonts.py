@@ -21,7 +21,7 @@ from printables.errors import ParameterError
 FAMILY = "Noto Sans"
 DEBIAN_PACKAGE = "fonts-noto-core"
 # Where Debian and Ubuntu install the family; PRINTABLES_FONT_DIR overrides it (another system).
-FONT_DIRS = ("/usr/share/fonts/truetype/noto",)
+FONT_DIRS = ("/usr/share/fonts/truetype/noto", "/usr/share/fonts/truetype/nanum")
 FONT_DIR_ENV = "PRINTABLES_FONT_DIR"
 
 # Face -> (name registered with reportlab, TrueType file name).
@@ -30,7 +30,12 @@ FACES = {
     "bold": ("NotoSans-Bold", "NotoSans-Bold.ttf"),
     "italic": ("NotoSans-Italic", "NotoSans-Italic.ttf"),
     "bold-italic": ("NotoSans-BoldItalic", "NotoSans-BoldItalic.ttf"),
+    # Korean sheets (printables/i18n): Noto Sans has no Hangul; NanumGothic (fonts-nanum) does.
+    "korean": ("NanumGothic", "NanumGothic.ttf"),
+    "korean-bold": ("NanumGothicBold", "NanumGothicBold.ttf"),
 }
+# Face -> (family, Debian package) where it is not Noto Sans.
+OTHER_FAMILIES = {"korean": ("NanumGothic", "fonts-nanum"), "korean-bold": ("NanumGothic", "fonts-nanum")}
 
 # Font names a layout may ask for -> face. The base-14 names are only names here: nothing is ever
 # drawn in a font that is not embedded.
@@ -43,6 +48,8 @@ FONT_NAMES = {
     "NotoSans-Bold": "bold",
     "NotoSans-Italic": "italic",
     "NotoSans-BoldItalic": "bold-italic",
+    "NanumGothic": "korean",
+    "NanumGothicBold": "korean-bold",
 }
 PT_TO_MM = 25.4 / 72
 
@@ -73,9 +80,10 @@ def font_file(face: str) -> Path:
         path = Path(folder) / file_name
         if path.is_file():
             return path
+    family, package = OTHER_FAMILIES.get(face, (FAMILY, DEBIAN_PACKAGE))
     raise FontMissing(
-        f"font {FAMILY} not found ({file_name} in {', '.join(font_dirs())}): "
-        f"install it with `apt-get install {DEBIAN_PACKAGE}` or set {FONT_DIR_ENV} to the folder holding it"
+        f"font {family} not found ({file_name} in {', '.join(font_dirs())}): "
+        f"install it with `apt-get install {package}` or set {FONT_DIR_ENV} to the folder holding it"
     )
 
 

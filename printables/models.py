@@ -29,11 +29,33 @@ def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameter
     mapping = dict(mapping)
     if "size_mm" in mapping:
         mapping = _sized(mapping, source)
-    board = board_from_mapping(mapping, source)
+    try:
+        board = board_from_mapping(mapping, source)
+    except ParameterError:
+        _refuse_oversized(mapping, source)
+        raise
     short = capacity_shortfall(board)
     if short:
         raise ParameterError(f"{source}: {short}")
     return board
+
+
+def _refuse_oversized(mapping: Mapping[str, Any], source: str) -> None:
+    """For a board too big for the bed: refuse naming only the fixes whose board also holds the seeds."""
+    from printables.params.giuthi_board import bed_fixes, bed_refusal, oversized
+
+    board = oversized(mapping)
+    if board is None:
+        return
+    kept = []
+    for hint, changes in bed_fixes(board):
+        fixed = {k: v for k, v in {**mapping, **changes}.items() if v is not None}
+        try:
+            model_params("giuthi-board", fixed, source)
+        except ParameterError:
+            continue
+        kept.append(hint)
+    raise ParameterError(f"{source}: {bed_refusal(board, kept, 'none that also holds the seeds')}") from None
 
 
 def _sized(mapping: dict, source: str) -> dict:
@@ -118,13 +140,17 @@ def is_set_member(name: str) -> bool:
     return name.startswith("giuthi-") or name == PROFILE_FILE
 
 
-def write_rules_sheet(pits_per_row: int, seeds_per_pit: int, path: Path, paper: str = "a4") -> Path:
-    """Lay out, render and atomically write the Giuthi rules sheet (diagrams from the rule core)."""
+def write_rules_sheet(pits_per_row: int, seeds_per_pit: int, path: Path, paper: str = "a4", lang: str = "en") -> Path:
+    """Lay out, render and atomically write the Giuthi rules sheet (diagrams from the rule core),
+    in ``lang`` (the translation pass of printables/i18n, as for every sheet)."""
     from printables.fileio import write_atomic
+    from printables.i18n import drawing_in, translate_document
     from printables.layout.giuthi_rules import rules_document
     from printables.render.pdf import render_pdf
 
-    return write_atomic(path, render_pdf(rules_document(pits_per_row, seeds_per_pit, paper)))
+    with drawing_in(lang) as paragraphs:
+        document = rules_document(pits_per_row, seeds_per_pit, paper)
+    return write_atomic(path, render_pdf(translate_document(document, lang, paragraphs)))
 
 
 def write_3mfs(stls: list[Path], profile: Path) -> list[Path]:
@@ -141,6 +167,21 @@ def _part_key(stl_name: str) -> str:
         if stl_name.startswith(f"giuthi-board-{key}-"):
             return key
     return "seeds"
+
+
+def seed_manifest(seeds, board: GiuthiBoardParams) -> dict:
+    """The manifest's ``seeds`` entry: the sprue's file, the bean's size and how many prints the set needs."""
+    from printables.params.giuthi_seeds import copies_needed, seed_count, seed_width_mm, stl_name
+
+    per_print = seed_count(seeds)
+    return {
+        "file": stl_name(seeds),
+        "size_mm": [seeds.seed_diameter_mm, seed_width_mm(seeds), seeds.seed_height_mm],
+        "shape": "bean: half ellipsoid, flat side down",
+        "per_print": per_print,
+        "prints": copies_needed(board.pits_per_row, board.seeds_per_pit, per_print),
+        "needed": 2 * board.pits_per_row * board.seeds_per_pit,
+    }
 
 
 def add_to_manifest(path: Path, entries: Mapping[str, Any]) -> Path:
@@ -181,6 +222,7 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     add_to_manifest(out_dir / manifest_name(board), {
         "rules": {"file": RULES_FILE, "paper": paper},
         "3mf": {_part_key(stl.name): f"{stl.stem}.3mf" for stl in stls},
+        "seeds": seed_manifest(seeds, board),
     })
     estimates = {}
     if slice_parts and is_slicer_available():

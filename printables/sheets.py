@@ -30,9 +30,13 @@ def sheet_params(kind: str, mapping: Mapping[str, Any], source: str = "parameter
 
 def render_sheet(kind: str, params) -> bytes:
     """The PDF bytes of a sheet."""
+    from printables.i18n import drawing_in, translate_document
     from printables.render.pdf import render_pdf
 
-    return render_pdf(_load(SHEET_KINDS[kind][1])(params))
+    lang = getattr(params, "lang", "en")
+    with drawing_in(lang) as paragraphs:
+        document = _load(SHEET_KINDS[kind][1])(params)
+    return render_pdf(translate_document(document, lang, paragraphs))
 
 
 DEFAULT_OUTPUT = Path("output")

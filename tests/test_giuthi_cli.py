@@ -56,8 +56,13 @@ def test_bad_parameters_are_one_line_exit_2_and_write_nothing(tmp_path, args, me
 def test_a_board_too_big_for_the_bed_is_refused_with_what_fits(tmp_path):
     result = invoke("giuthi", "--pits", "10", "--pit-diameter", "45", "-o", str(tmp_path / "g"))
     assert result.exit_code == 2
-    assert "the largest that fits: --pits 8 or --pit-diameter <= 37.5" in result.output
+    # 37.5 mm pits (or a 245x145 plan) fit the bed with 10 pits, but their stores cannot hold the
+    # seeds games need: only the fix that gives a playable board is named.
+    assert result.output.rstrip().endswith("the largest that fits: --pits 8"), result.output
     assert not (tmp_path / "g").exists()
+    for dropped in (["--pit-diameter", "37.5"], ["--size", "245x145"]):
+        assert "these stores hold" in invoke("giuthi", "--show", "--pits", "10", *dropped).output
+    assert invoke("giuthi", "--show", "--pits", "8", "--pit-diameter", "45").exit_code == 0
 
 
 def test_an_output_folder_that_cannot_be_made_is_refused_before_modelling(tmp_path):

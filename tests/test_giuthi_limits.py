@@ -65,13 +65,18 @@ def test_board_and_sprue_agree_on_the_seed_diameter(diameter):
     assert board == sprue == (6.0 <= diameter <= 20.0)
 
 
-@pytest.mark.parametrize("args, option", [
-    (["--pits", "10", "--pit-diameter", "45"], "--pit-diameter"),
-    (["--pit-length", "90"], "--pit-length"),
+@pytest.mark.parametrize("args, option, size", [
+    (["--pits", "8", "--pit-diameter", "60"], "--pit-diameter", "--size 245x145"),
+    (["--pit-length", "90"], "--pit-length", "--size 159.8x145"),
 ])
-def test_bed_fit_hints_name_options_and_what_they_say_fits(tmp_path, args, option):
+def test_bed_fit_hints_name_options_and_what_they_say_fits(tmp_path, args, option, size):
     result = _giuthi(tmp_path, *args)
     assert_one_line_error(result, f"the largest that fits: ")
+    assert f" or {size} in place of the pit sizes" in result.output
+    # Every fix named gives a board that is accepted, seeds and all.
+    fixed = [a for a in args if a not in (option,)]
+    del fixed[fixed.index(args[args.index(option) + 1])]
+    assert CliRunner().invoke(main, ["giuthi", "--show", *fixed, *size.split()]).exit_code == 0
     assert "_mm" not in result.output and "pits_per_row" not in result.output
     said = re.search(rf"{option} <= ([0-9.]+)", result.output)
     assert said, result.output
@@ -81,6 +86,23 @@ def test_bed_fit_hints_name_options_and_what_they_say_fits(tmp_path, args, optio
     assert "3D45 bed" not in CliRunner().invoke(main, ["giuthi", "--show", *changed]).output
     changed[changed.index(option) + 1] = f"{float(said.group(1)) + 0.5:g}"
     assert "3D45 bed" in CliRunner().invoke(main, ["giuthi", "--show", *changed]).output
+
+
+def test_bed_fit_size_hint_is_a_plan_that_fits_and_builds():
+    from printables.params.giuthi_board import fitting_size, params_for_size
+
+    board = GiuthiBoardParams()
+    # The asked plan cut to the bed on the side that overflows; the other side kept.
+    for changes, plan in (({"pits_per_row": 10, "pit_diameter_mm": 45.0}, (245.0, 145.0)),
+                          ({"pit_length_mm": 90.0}, (159.8, 145.0))):
+        unchecked = object.__new__(GiuthiBoardParams)
+        for name, value in {**board.as_dict(), **changes}.items():
+            object.__setattr__(unchecked, name, value)
+        assert fitting_size(unchecked) == plan
+        q = GiuthiBoardParams(**params_for_size({"pits_per_row": unchecked.pits_per_row}, *plan))
+        assert q.half_size_mm()[0] <= 245 and q.half_size_mm()[1] <= 145
+    # A board that already fits is its own plan, to 0.1 mm.
+    assert fitting_size(board) == (159.8, 145.0)
 
 
 def test_help_states_the_ranges():

@@ -55,6 +55,15 @@ def test_readme_card_and_manifest_agree_on_sizes_band_and_screws():
     assert f"{data['screws']['count']} x No. 2 (2.2 mm) pan-head self-tapping screws for plastic, " \
            f"{data['screws']['length_mm']:g} mm" in card
     assert PROFILE_FILE in card and PROFILE_FILE in readme
+    # The beans: README, card and the manifest's seeds entry (written with every set).
+    from printables.models import seed_manifest
+
+    seeds = seed_manifest(seed_params_for(board), board)
+    size = " x ".join(f"{v:g}" for v in seeds["size_mm"])
+    assert (f"The seeds are beans {size} mm (half ellipsoids, printed flat side down), {seeds['prints']} prints of"
+            f" {seeds['per_print']} for {seeds['needed']}") in readme
+    assert f"beans {size} mm (long x wide x high)" in card
+    assert f"{seeds['prints']} prints x {seeds['per_print']} = " in card
 
 
 @pytest.mark.slow

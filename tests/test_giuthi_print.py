@@ -605,7 +605,7 @@ def _card_set(folder, board=None, card_board=None, threemf=True, listed=True):
     import json
 
     from printables.cad.giuthi_board import manifest, manifest_name
-    from printables.models import seed_params_for
+    from printables.models import seed_manifest, seed_params_for
     from printables.params.giuthi_board import GiuthiBoardParams
     from printables.render.giuthi_card import giuthi_print_card, write_print_card
 
@@ -619,7 +619,8 @@ def _card_set(folder, board=None, card_board=None, threemf=True, listed=True):
     data = manifest(board, {"left": stls[0], "right": stls[1]})
     if listed:
         data.update({"rules": {"file": "giuthi-rules.pdf", "paper": "a4"},
-                     "3mf": dict(zip(("left", "right", "seeds"), (n[:-4] + ".3mf" for n in stls)))})
+                     "3mf": dict(zip(("left", "right", "seeds"), (n[:-4] + ".3mf" for n in stls))),
+                     "seeds": seed_manifest(seed_params_for(board), board)})
     (folder / manifest_name(board)).write_text(json.dumps(data))
     card_board = card_board or board
     return write_print_card(giuthi_print_card(seed_params_for(card_board), {}, card_board), folder / "giuthi-print-settings.pdf")
@@ -642,6 +643,64 @@ def test_card_with_other_numbers_than_the_manifest_fails(tmp_path):
     thick = GiuthiBoardParams(thickness_mm=GiuthiBoardParams().thickness_mm + 2)
     failures = _card_failures(_card_set(tmp_path, card_board=thick))
     assert {"band path = manifest", "closed size = manifest", "half size = parameters"} <= set(failures), failures
+
+
+def test_card_says_the_manifests_bean_size_and_how_beans_print(tmp_path):
+    from printables.models import seed_manifest, seed_params_for
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    board = GiuthiBoardParams()
+    seeds = seed_manifest(seed_params_for(board), board)
+    assert seeds["size_mm"] == [10.5, 7.35, 4.5] and seeds["file"] == "giuthi-seeds-12-10.5x7.35x4.5mm.stl"
+    assert (seeds["per_print"], seeds["prints"], seeds["needed"]) == (12, 4, 48)
+    text = " ".join(_pdf_text(_card_set(tmp_path)).split())
+    assert "beans 10.5 x 7.35 x 4.5 mm (long x wide x high), half ellipsoids printed flat side down" in text
+    assert "4 prints x 12 = 48 seeds for 48 (12 pits x 4)" in text
+    assert "dome" not in text
+
+
+def test_card_with_other_seeds_or_board_than_the_manifest_fails(tmp_path):
+    import json
+
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    # The card of a board made for 9 mm seeds beside the default board's manifest.
+    (tmp_path / "a").mkdir()
+    nine = GiuthiBoardParams(seed_diameter_mm=9.0)
+    failures = _card_failures(_card_set(tmp_path / "a", card_board=nine))
+    assert "beans 9 x 6.3 x 4.5 mm" in failures["seeds = manifest"], failures
+    # A manifest that says 5 seeds a pit (and the prints for them): counts and board differ.
+    (tmp_path / "b").mkdir()
+    card = _card_set(tmp_path / "b")
+    manifest_path = next((tmp_path / "b").glob("giuthi-board-*.json"))
+    data = json.loads(manifest_path.read_text())
+    data["seeds"].update(prints=5, needed=60)
+    data["params"]["seeds_per_pit"] = 5
+    manifest_path.write_text(json.dumps(data))
+    failures = _card_failures(card)
+    assert "4 prints x 12 = 48 seeds for 48 (12 pits x 4)" in failures["seeds = manifest"], failures
+    assert "board = manifest" in failures
+    # A manifest without the seeds entry.
+    del data["seeds"]
+    manifest_path.write_text(json.dumps(data))
+    assert _card_failures(card)["seeds = manifest"] == "no 'seeds' entry in the manifest"
+
+
+def test_card_with_the_old_domes_up_wording_fails(tmp_path):
+    from dataclasses import replace as dc_replace
+
+    from printables.models import seed_params_for
+    from printables.params.giuthi_board import GiuthiBoardParams
+    from printables.render.giuthi_card import giuthi_print_card, write_print_card
+
+    path = _card_set(tmp_path)
+    board = GiuthiBoardParams()
+    card = giuthi_print_card(seed_params_for(board), {}, board)
+    old = tuple((k, v.replace("half ellipsoids printed flat side down", "domes up")) for k, v in card.assembly)
+    parts = tuple(dc_replace(p, orientation=p.orientation.replace("flat side down", "flat bases down"))
+                  for p in card.parts)
+    write_print_card(dc_replace(card, assembly=old, parts=parts), path)
+    assert "print flat side down" in _card_failures(path)["seeds = manifest"]
 
 
 def test_card_without_3mfs_or_set_entries_fails(tmp_path):

@@ -134,7 +134,7 @@ def test_cli_writes_the_rules_sheet(tmp_path):
     result = CliRunner().invoke(main, ["giuthi", "--rules", "--paper", "letter", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert result.output.strip() == str(out)
-    assert json.loads(pypdf.PdfReader(str(out)).metadata["/Subject"]) == {"paper": "letter", "pits_per_row": 6, "seeds_per_pit": 4}
+    assert json.loads(pypdf.PdfReader(str(out)).metadata["/Subject"]) == {"paper": "letter", "pits_per_row": 6, "seeds_per_pit": 4, "lang": "en"}
     assert all(r.ok for r in check_file(out))
 
 

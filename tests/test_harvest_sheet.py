@@ -249,3 +249,34 @@ def test_check_fails_without_the_publishers_box(tmp_path):
     kept = [i for i in document.pages[0].items if not (hasattr(i, "text") and "Néstor Romeral Andrés" in i.text and "Design" in i.text)]
     results = check_file(_write(tmp_path, dataclasses.replace(document, pages=(Page(210.0, 297.0, tuple(kept)),)), "nobox.pdf"))
     assert set(_failed(results)) == {"publisher's box"}
+
+
+def _harvesters(document):
+    """Each harvester's filled squares, grouped by the letter drawn under them (layout data)."""
+    from printables.layout.harvest import PIECE_FILL
+
+    items = document.pages[0].items
+    squares = [i for i in items if isinstance(i, Rect) and i.fill == PIECE_FILL]
+    return squares, [i for i in items if getattr(i, "font", "") == "Helvetica-Bold" and getattr(i, "size_pt", 0) == 8
+                     and i.text.split()[0] in "FILNPTUVWXYZ" and len(i.text.split()[0]) == 1]
+
+
+@pytest.mark.parametrize("grid, players, per_page, least_mm", [
+    ("10x10", 2, 1, 4.0),  # the default sheet: the harvesters fill the room under the grid
+    ("14x14", 4, 1, 3.0),
+    ("8x8", 2, 4, 2.0),  # no room to spare: the reserved 5 x 3 slots
+])
+def test_harvesters_grow_into_the_room_and_stay_apart(grid, players, per_page, least_mm):
+    document = layout(HarvestSheet(grid=grid, players=players, per_page=per_page))
+    squares, labels = _harvesters(document)
+    assert len(squares) == 60 * per_page and len(labels) == 12 * per_page
+    cell = squares[0].w
+    assert cell >= least_mm and all(abs(s.w - cell) < 1e-9 and abs(s.h - cell) < 1e-9 for s in squares)
+    # Every square lies within the page's 5 mm safe zone, and squares of the sheet never overlap.
+    page = document.pages[0]
+    assert all(5 <= s.x and s.x + s.w <= page.width - 5 and 5 <= s.y and s.y + s.h <= page.height - 5 for s in squares)
+    corners = {(round(s.x, 6), round(s.y, 6)) for s in squares}
+    assert len(corners) == len(squares)
+    if per_page == 1:  # the score table's caption starts below the lowest label
+        score = min(i.y for i in page.items if getattr(i, "text", "").startswith("Score"))
+        assert all(label.y < score - 3 for label in labels)

@@ -74,7 +74,7 @@ def test_default_sheet_is_an_11x11_board_that_passes_every_check(tmp_path):
     assert all(r.ok for r in results), [str(r) for r in results]
     drawing = read_pdf(out)
     params = json.loads(drawing.subject)
-    assert params == {"kind": "minefield", "size": 11, "cell_mm": 15.0, "paper": "a4", "landscape": False, "per_page": 1}
+    assert params == {"kind": "minefield", "size": 11, "cell_mm": 15.0, "paper": "a4", "landscape": False, "per_page": 1, "lang": "en"}
     assert drawing.keywords == "printables:minefield" and drawing.print_scaling == "None"
     assert "11x11" in drawing.title
     assert (round(drawing.pages[0].width, 2), round(drawing.pages[0].height, 2)) == (210.0, 297.0)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pdfplumber
+
+from printables.i18n import catalogue
 import pytest
 from click.testing import CliRunner
 
@@ -103,6 +105,17 @@ def size_of_words(path: Path, phrase: str) -> float:
     raise AssertionError(f"{phrase!r} is on no page of {path.name}")
 
 
+def _in_language(lang: str, english: str) -> str:
+    """``english`` as the catalogue of ``lang`` says it; a label ("Design:") as its entries begin."""
+    if lang == "en":
+        return english
+    book = catalogue(lang)
+    if english in book.texts:
+        return book.texts[english]
+    return next(translation.split(":")[0] + ":" for source, translation in book.texts.items()
+                if source.startswith(english) and ":" in translation)
+
+
 def _single_card(params: dict) -> bool:
     return params["kind"] == "peas" and params.get("paper", "none") == "none"
 
@@ -139,6 +152,11 @@ def test_no_text_under_6_pt_and_the_body_text_readable(built, name):
     assert smallest >= 6.0 - 1e-6, f"{name}: text at {smallest} pt"
     body = {"harvest": "Each player picks a different pentomino", "minefield": "Black first, then alternate",
             "patchwork": "Players: 2", "peas": "Each turn roll 2 dice"}[params["kind"]]
+    if params.get("lang", "en") != "en":  # the same paragraph in the sheet's language: its first words
+        book = catalogue(params["lang"])
+        sources = list(book.texts.items()) + [(english, translation) for _, english, translation in book.patterns]
+        body = (book.lookup(body) or next(translation for english, translation in sources
+                                          if english.startswith(body))).split("{")[0][:12]
     least = 7.0 if params["kind"] == "peas" else 8.0
     assert size_of_words(path, body) >= least - 1e-6
 
@@ -148,8 +166,9 @@ def test_every_preset_has_the_publishers_box(built, name):
     params, path = built[name]
     with pdfplumber.open(str(path)) as pdf:
         pages = [" ".join((page.extract_text() or "").split()) for page in pdf.pages]
-    carrying = [i for i, text in enumerate(pages) if "About the game" in text and "Players:" in text
-                and "Playing time and age: not stated in the rules" in text and "Design:" in text and "Publisher:" in text]
+    said = [_in_language(params.get("lang", "en"), english) for english in
+            ("About the game", "Players:", "Playing time and age: not stated in the rules", "Design:", "Publisher:")]
+    carrying = [i for i, text in enumerate(pages) if all(words in text for words in said)]
     if params["kind"] == "peas":
         assert 0 in carrying  # the front of the card (a back page holds the full rules)
     else:

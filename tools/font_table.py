@@ -1,4 +1,4 @@
-"""Write the stored Noto Sans metrics (printables/fontdata/*.json) from the installed font files.
+"""Write the stored font metrics (printables/fontdata/*.json) from the installed font files.
 
 Run: python tools/font_table.py   (after the font package changes; tests/test_fonts.py says when)
 

@@ -18,6 +18,9 @@ PDF_CHECKS = {
     "giuthi-rules": "printables.check.giuthi_rules:check_rules_sheet",
 }
 
+# Sheets whose language, glyphs and text fit are checked (printables/check/language.py).
+LETTERED = ("harvest", "minefield", "peas", "patchwork", "giuthi-rules")
+
 
 def _load(spec: str):
     module, _, name = spec.partition(":")
@@ -149,6 +152,11 @@ def _check_open_pdf(path: Path, pdf, reader) -> list[CheckResult]:
     # Every PDF gets the preflight (fonts, glyphs, text sizes, safe zone, page boxes), whatever its kind.
     printing = preflight(path, drawing.subject, kind, pdf, reader)
     try:
-        return [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing) + printing
+        results = [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing)
+        if kind in LETTERED:
+            from printables.check.language import check_lettering
+
+            results += check_lettering(path, kind, drawing.parameters(), [page.text for page in drawing.pages])
+        return results + printing
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
         return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")] + printing

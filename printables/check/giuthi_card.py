@@ -69,6 +69,38 @@ def _numbers(match) -> list[float]:
     return [float(v) for v in match.groups()]
 
 
+def _check_seeds(flat: str, manifest: dict) -> list[CheckResult]:
+    """The card's bean size, sprue file and seed counts are the manifest's, and it says how they print."""
+    seeds = manifest.get("seeds")
+    if not isinstance(seeds, dict):
+        return [CheckResult("seeds = manifest", False, "no 'seeds' entry in the manifest")]
+    problems = []
+    size = re.search(r"beans ([\d.]+) x ([\d.]+) x ([\d.]+) mm \(long x wide x high\)", flat)
+    want_size = [float(v) for v in seeds["size_mm"]]
+    if size is None:
+        problems.append("no bean size (beans L x W x H mm) on the card")
+    elif any(abs(a - b) > NUMBER_TOLERANCE for a, b in zip(_numbers(size), want_size)):
+        problems.append(f"card {size.group(0)}, manifest {' x '.join(f'{v:g}' for v in want_size)} mm")
+    params = manifest["params"]
+    if (want_size[0], want_size[2]) != (params.get("seed_diameter_mm"), params.get("seed_height_mm")):
+        problems.append(f"manifest seeds {want_size[0]:g} long, {want_size[2]:g} high; board made for"
+                        f" {params.get('seed_diameter_mm')} x {params.get('seed_height_mm')}")
+    named = sorted(set(re.findall(r"(giuthi-seeds-[\w.-]+?\.stl)", flat)))
+    if named != [seeds["file"]]:
+        problems.append(f"card names {', '.join(named) or 'no sprue'}, manifest {seeds['file']}")
+    counts = re.search(r"(\d+) prints x (\d+) = (\d+) seeds for (\d+) \((\d+) pits x (\d+)\)", flat)
+    n, s = int(params["pits_per_row"]), int(params["seeds_per_pit"])
+    want_counts = (seeds["prints"], seeds["per_print"], seeds["prints"] * seeds["per_print"], seeds["needed"], 2 * n, s)
+    if counts is None or tuple(int(v) for v in counts.groups()) != want_counts:
+        problems.append(f"card {counts.group(0) if counts else 'no seed count'}; manifest"
+                        " {} prints x {} = {} seeds for {} ({} pits x {})".format(*want_counts))
+    if "flat side down" not in flat:
+        problems.append("the card does not say the beans print flat side down")
+    detail = "; ".join(problems) or (f"beans {' x '.join(f'{v:g}' for v in want_size)} mm, {seeds['prints']} prints"
+                                     f" x {seeds['per_print']} for {seeds['needed']} seeds, flat side down")
+    return [CheckResult("seeds = manifest", not problems, detail)]
+
+
 def check_against_manifest(flat: str, manifest: dict, folder) -> list[CheckResult]:
     """Band path, sizes and screws on the card are the manifest's numbers; the files it lists exist."""
     from printables.params.giuthi_board import GiuthiBoardParams
@@ -93,6 +125,12 @@ def check_against_manifest(flat: str, manifest: dict, folder) -> list[CheckResul
     ok = screws is not None and (int(screws.group(1)), float(screws.group(2))) == want_screws
     results.append(CheckResult("screws = manifest", ok, f"card {screws.group(0) if screws else 'none'};"
                                f" manifest {want_screws[0]} x {want_screws[1]:g} mm"))
+    results += _check_seeds(flat, manifest)
+    board = re.search(r"board 2x(\d+), (\d+) seeds per pit", flat)
+    want_board = (int(manifest["params"]["pits_per_row"]), int(manifest["params"]["seeds_per_pit"]))
+    ok = board is not None and (int(board.group(1)), int(board.group(2))) == want_board
+    results.append(CheckResult("board = manifest", ok, f"card {board.group(0) if board else 'none'};"
+                               f" manifest 2x{want_board[0]}, {want_board[1]} seeds per pit"))
     listed = [manifest.get("rules", {}).get("file")] + list(manifest.get("3mf", {}).values())
     absent = [str(n) for n in listed if not n or not (folder / str(n)).exists()]
     ok = bool(manifest.get("rules")) and bool(manifest.get("3mf")) and not absent

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 import pdfplumber
 
 from printables.check.pdf import PdfDrawing, PageDrawing, Word, check_page_size
+from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
+from printables.i18n import catalogue
 from printables.paper import pt_to_mm
 from printables.rules import giuthi as rules
 
@@ -136,12 +138,16 @@ def read_boards(page: PageDrawing) -> list[DrawnBoard]:
     return boards
 
 
-def read_diagrams(drawing: PdfDrawing) -> list[DrawnDiagram]:
-    """The diagrams of the sheet with the boards and notes under each caption, in page order."""
+def read_diagrams(drawing: PdfDrawing, lang: str = "en") -> list[DrawnDiagram]:
+    """The diagrams of the sheet with the boards and notes under each caption, in page order.
+
+    A sheet in another language is read back into the English it was translated from (the
+    catalogue's patterns, reversed), so the captions and notes below are parsed one way."""
+    book = catalogue(lang)
     diagrams: list[DrawnDiagram] = []
     for index, page in enumerate(drawing.pages):
         on_page: list[DrawnDiagram] = []
-        lines = _lines(page.words)
+        lines = [(top, x0, book.english(text) or text) for top, x0, text in _lines(page.words)]
         for top, _, text in lines:
             match = _CAPTION.fullmatch(text)
             if match:
@@ -305,11 +311,12 @@ def check_rules_sheet(drawing: PdfDrawing) -> list[CheckResult]:
     results.append(CheckResult("text size", big_enough,
                                f"smallest text {smallest:.2f} pt" + ("" if big_enough else f", below {MIN_TEXT_PT:g} pt")))
     results.append(CheckResult("margins", not where, "; ".join(where[:3]) if where else f"every mark {closest:.1f} mm or more from the edge"))
+    lang = lang_of(params)
     text = " ".join(" ".join(p.text.split()) for p in drawing.pages)
-    missing = [h for h in HEADINGS if h not in text]
+    missing = [said(lang, h) for h in HEADINGS if said(lang, h) not in text]
     results.append(CheckResult("rule sections", not missing, f"missing: {', '.join(missing)}" if missing else ", ".join(HEADINGS)))
     try:
-        diagrams = read_diagrams(drawing)
+        diagrams = read_diagrams(drawing, lang)
     except UnreadableBoard as error:
         return results + [CheckResult("diagrams", False, str(error))]
     keys = [d.key for d in diagrams]

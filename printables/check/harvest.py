@@ -21,6 +21,7 @@ from printables.check.pdf import (
     lattice,
     text_missing,
 )
+from printables.check.language import lang_of, said, said_regex
 from printables.check.results import CheckResult
 from printables.rules import harvest as rules
 from printables.rules import pentominoes
@@ -33,6 +34,7 @@ LABEL_REACH_MM = 6.0  # column letters stand at most this far above the cells, r
 LABEL_ALIGN = 0.3  # a label's centre lies within this fraction of a cell of its column's or row's centre
 # The parameters a sheet records in its subject; one more or one less means the file was altered.
 SUBJECT_KEYS = {"kind", "grid", "players", "cell_mm", "coins_per_turn", "opening_coins", "paper", "landscape", "per_page"}
+LANG_KEY = {"lang"}  # recorded by the translation pass (printables/i18n); a layout drawn without it is English
 
 
 def _column_labels(page: PageDrawing, x0: float, top: float, cell: float, cols: int) -> list[str | None]:
@@ -125,7 +127,7 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
     width, height = params["grid"]
     per_page = params["per_page"]
     results = [
-        check_subject_keys(params, SUBJECT_KEYS),
+        check_subject_keys(params, SUBJECT_KEYS | (LANG_KEY & set(params))),
         check_page_count(drawing, 1),
         check_page_size(drawing, params["paper"], params["landscape"]),
         check_print_scaling(drawing),
@@ -185,7 +187,8 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
     )
     results.append(CheckResult("harvesters", ok, detail))
 
-    rows = Counter(int(n) for n in re.findall(r"Player (\d+)", page.text))
+    player = said_regex(lang_of(params), "Player {n}", n=r"(\d+)")
+    rows = Counter(int(n) for n in re.findall(player, page.text))
     expected = Counter({p: per_page for p in range(1, params["players"] + 1)})
     results.append(
         CheckResult(
@@ -198,7 +201,7 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
     results.append(check_cut_lines(page, grids))
     results.append(check_publisher_box(drawing, GAME_FACTS["harvest"]))
     summary = rules.rules_summary(params["coins_per_turn"], params["opening_coins"])
-    missing = text_missing(page, [summary])
+    missing = text_missing(page, [said(lang_of(params), summary)])
     results.append(CheckResult("rules text", not missing,
                                "the rules summary is missing or altered" if missing else "the rules summary, word for word"))
     return results

@@ -35,6 +35,7 @@ from printables.check.pdf import (
     text_missing,
     words_missing,
 )
+from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
 from printables.rules import minefield as rules
 from printables.rules.facts import GAME_FACTS
@@ -52,6 +53,7 @@ EXPECTED_PATTERNS = tuple(p.name for p in rules.FORBIDDEN_PATTERNS)
 SWATCH_REACH_MM = 4.0  # an edge-key swatch ends at most this far left of its caption
 # The parameters a sheet records in its subject; one more or one less means the file was altered.
 SUBJECT_KEYS = {"kind", "size", "cell_mm", "paper", "landscape", "per_page"}
+LANG_KEY = {"lang"}  # recorded by the translation pass (printables/i18n); a layout drawn without it is English
 
 
 def _grey(colour: tuple) -> float | None:
@@ -333,22 +335,24 @@ def _caption_at(page: PageDrawing, caption: str) -> list[Word] | None:
     return None
 
 
-def _check_captions(page: PageDrawing) -> CheckResult:
-    """The rules summary word for word, and every legend caption on the page."""
-    problems = [f"rules line {line!r} missing or altered" for line in text_missing(page, list(rules.RULES_SUMMARY))]
+def _check_captions(page: PageDrawing, lang: str = "en") -> CheckResult:
+    """The rules summary word for word, and every legend caption on the page (in the sheet's language)."""
+    summary = [said(lang, line) for line in rules.RULES_SUMMARY]
+    problems = [f"rules line {line!r} missing or altered" for line in text_missing(page, summary)]
     # The legend may stand beside the boards, its heading wrapped among the row numbers: count words.
-    captions = [rules.LEGEND_HEADING, rules.LEGEND_NOTE, *rules.PATTERN_LABELS.values(), *(c for c, _ in rules.EDGE_KEY)]
-    problems += [f"caption {text!r} missing" for text in words_missing(page, list(rules.RULES_SUMMARY) + captions)
+    captions = [said(lang, c) for c in (rules.LEGEND_HEADING, rules.LEGEND_NOTE, *rules.PATTERN_LABELS.values(),
+                                        *(c for c, _ in rules.EDGE_KEY))]
+    problems += [f"caption {text!r} missing" for text in words_missing(page, summary + captions)
                  if text in captions]
     return CheckResult("rules and captions", not problems,
                        "; ".join(problems) or "the rules summary, the legend heading, the pattern names and the edge key")
 
 
-def _check_edge_key(page: PageDrawing) -> CheckResult:
+def _check_edge_key(page: PageDrawing, lang: str = "en") -> CheckResult:
     """Each edge-key caption has its swatch just left of it: black for Black's edges, outlined white for White's."""
     problems = []
     for caption, black in rules.EDGE_KEY:
-        words = _caption_at(page, caption)
+        words = _caption_at(page, said(lang, caption))
         if words is None:
             problems.append(f"no caption {caption!r}")
             continue
@@ -365,10 +369,11 @@ def _check_edge_key(page: PageDrawing) -> CheckResult:
     return CheckResult("edge key", not problems, "; ".join(problems) or "a black and an outlined white swatch with their captions")
 
 
-def _check_pencil_key(page: PageDrawing) -> CheckResult:
+def _check_pencil_key(page: PageDrawing, lang: str = "en") -> CheckResult:
     """Each pencil-key caption has a circle just left of it: filled dark for Black, open for White."""
     problems = []
-    for caption, filled in rules.PENCIL_KEY:
+    for english, filled in rules.PENCIL_KEY:
+        caption = said(lang, english)
         words = _caption_at(page, caption)
         if words is None:
             problems.append(f"no caption {caption!r}")
@@ -391,7 +396,7 @@ def check_minefield(drawing: PdfDrawing) -> list[CheckResult]:
     """All checks of a Minefield board sheet."""
     params = drawing.parameters()
     results = [
-        check_subject_keys(params, SUBJECT_KEYS),
+        check_subject_keys(params, SUBJECT_KEYS | (LANG_KEY & set(params))),
         check_page_count(drawing, 1),
         check_page_size(drawing, params["paper"], params["landscape"]),
         check_print_scaling(drawing),
@@ -403,8 +408,8 @@ def check_minefield(drawing: PdfDrawing) -> list[CheckResult]:
     results.append(_check_bands(boards, page))
     results.append(_check_coordinates(boards, page))
     results.append(_check_legend(page))
-    results.append(_check_edge_key(page))
-    results.append(_check_pencil_key(page))
+    results.append(_check_edge_key(page, lang_of(params)))
+    results.append(_check_pencil_key(page, lang_of(params)))
     results.append(check_publisher_box(drawing, GAME_FACTS["minefield"]))
-    results.append(_check_captions(page))
+    results.append(_check_captions(page, lang_of(params)))
     return results

@@ -37,6 +37,7 @@ from printables.check.pdf import (
     group_touching,
     lattice,
 )
+from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
 from printables.rules import patchwork as rules
 from printables.rules.facts import GAME_FACTS
@@ -80,14 +81,14 @@ def _integer(word: Word) -> int | None:
     return int(word.text) if re.fullmatch(r"\d{1,3}", word.text) else None
 
 
-def page_part(page: PageDrawing) -> str | None:
-    """The part a page shows, read from its heading line 'Patchwork · <part>'."""
+def page_part(page: PageDrawing, lang: str = "en") -> str | None:
+    """The part a page shows, read from its heading line 'Patchwork · <part>' (in the sheet's language)."""
     top_words = sorted((w for w in page.words if w.top < HEADING_BAND_MM), key=lambda w: (round(w.top), w.x0))
-    first = next((w for w in top_words if w.text == "Patchwork"), None)
+    first = next((w for w in top_words if w.text == said(lang, "Patchwork")), None)
     if first is None:
         return None
     line = [w.text for w in top_words if abs(w.top - first.top) < 1.0 and w.x0 > first.x0 and w.text != "·"]
-    return PART_HEADINGS.get(" ".join(line))
+    return {said(lang, heading): part for heading, part in PART_HEADINGS.items()}.get(" ".join(line))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -339,12 +340,13 @@ def read_track(page: PageDrawing) -> list[FoundSpace]:
     return spaces
 
 
-def printed_edition(page: PageDrawing) -> list[str]:
-    """The editions named on a page as '<edition> edition'."""
-    return sorted(set(re.findall(r"\b(" + "|".join(rules.EDITIONS) + r") edition\b", " ".join(page.text.split()))))
+def printed_edition(page: PageDrawing, lang: str = "en") -> list[str]:
+    """The editions named on a page as '<edition> edition' (in the sheet's language)."""
+    text = " ".join(page.text.split())
+    return sorted(e for e in rules.EDITIONS if re.search(r"(?<!\w)" + re.escape(said(lang, f"{e} edition")) + r"(?!\w)", text))
 
 
-def check_track(page: PageDrawing, leather: str) -> list[CheckResult]:
+def check_track(page: PageDrawing, leather: str, lang: str = "en") -> list[CheckResult]:
     """Positions 0 to 53 once each along a connected track ending in the centre; marked spaces."""
     spaces = read_track(page)
     positions = Counter(s.position for s in spaces)
@@ -374,7 +376,7 @@ def check_track(page: PageDrawing, leather: str) -> list[CheckResult]:
     results = [CheckResult("track positions", not problems,
                            "; ".join(problems) or f"{len(spaces)} spaces 0..{rules.FINAL_POSITION}, each next to the one before, {rules.FINAL_POSITION} in the centre")]
 
-    editions = printed_edition(page)
+    editions = printed_edition(page, lang)
     ok_edition = editions == [leather]
     results.append(CheckResult("edition", ok_edition,
                                f"printed: {', '.join(editions) or 'none'}" + ("" if ok_edition else f"; the sheet says {leather}")))
@@ -464,7 +466,7 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
     by_part: dict[str, list[tuple[int, PageDrawing]]] = {p: [] for p in PARTS + ("track rules",)}
     unknown = []
     for i, page in enumerate(drawing.pages, 1):
-        kind = page_part(page)
+        kind = page_part(page, lang_of(params))
         if kind is None:
             unknown.append(i)
         else:
@@ -487,7 +489,7 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
         results.append(quilt_result)
     if "track" in wanted:
         if len(by_part["track"]) == 1:
-            results += check_track(by_part["track"][0][1], leather)
+            results += check_track(by_part["track"][0][1], leather, lang_of(params))
         else:
             results.append(CheckResult("track positions", False, f"{len(by_part['track'])} track pages, expected 1"))
     if "extras" in wanted:
@@ -499,7 +501,7 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
     if patch_sizes or quilt_sizes or leather_sizes:
         results.append(check_square_sizes(patch_sizes, quilt_sizes, leather_sizes, cell_mm))
     results.append(check_publisher_box(drawing, GAME_FACTS["patchwork"]))
-    no_advice = [i + 1 for i, page in enumerate(drawing.pages) if words_missing(page, list(ADVICE_PHRASES))]
+    no_advice = [i + 1 for i, page in enumerate(drawing.pages) if words_missing(page, [said(lang_of(params), p) for p in ADVICE_PHRASES])]
     results.append(CheckResult("card advice", not no_advice, f"no cardstock and glue advice on page(s) {no_advice}" if no_advice
                                else "cardstock, glue and cut-line advice on every page"))
     return results

@@ -268,16 +268,22 @@ def check_print_scaling(drawing: PdfDrawing) -> CheckResult:
 
 def check_ruler(drawing: PdfDrawing) -> CheckResult:
     """Every page carries a 100 mm calibration line and the words 'print at 100 % / actual size'."""
+    from printables.check.language import CALIBRATION, lang_of, said
+
+    try:
+        caption = said(lang_of(drawing.parameters()), CALIBRATION)
+    except (ValueError, AttributeError):  # no parameters recorded: an English sheet
+        caption = CALIBRATION
     problems = []
     for i, page in enumerate(drawing.pages):
         has_line = any(
             abs(s.length - 100.0) <= SIZE_TOLERANCE_MM and abs(s.top - s.bottom) < 0.01 for s in page.segments
         )
-        has_words = "print at 100 % / actual size" in " ".join(page.text.split())
+        has_words = " ".join(caption.split()) in " ".join(page.text.split())
         if not has_line:
             problems.append(f"page {i + 1}: no 100 mm calibration line")
         if not has_words:
-            problems.append(f"page {i + 1}: no 'print at 100 % / actual size'")
+            problems.append(f"page {i + 1}: no {caption!r}")
     return CheckResult("calibration ruler", not problems, "; ".join(problems) or "100 mm line and caption on every page")
 
 
@@ -325,7 +331,13 @@ def check_publisher_box(drawing: PdfDrawing, facts, pages: list[int] | None = No
     ``facts`` is the game's :class:`printables.rules.facts.GameFacts`; ``pages`` are page indices
     (default every page).
     """
-    texts = [PUBLISHER_HEADING] + [f"{label}: {value}" for label, value in facts.entries()]
+    from printables.check.language import lang_of, said
+
+    try:
+        lang = lang_of(drawing.parameters())
+    except (ValueError, AttributeError):  # no parameters recorded: an English sheet
+        lang = "en"
+    texts = [said(lang, t) for t in [PUBLISHER_HEADING] + [f"{label}: {value}" for label, value in facts.entries()]]
     problems = []
     for index in range(len(drawing.pages)) if pages is None else pages:
         missing = words_missing(drawing.pages[index], texts)

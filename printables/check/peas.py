@@ -27,6 +27,7 @@ from printables.check.pdf import (
     check_ruler,
     objects_near_edge,
 )
+from printables.check.language import lang_of, said, said_regex
 from printables.check.results import CheckResult
 from printables.paper import PAPER_SIZES_MM
 from printables.params.peas import (
@@ -293,12 +294,13 @@ def card_text(page: PageDrawing, card: Card) -> str:
 
 def _layout_expectation(params: dict, layout: rules.Layout) -> tuple[list[str], float]:
     name = params["layout_name"]
+    lang = lang_of(params)
     if name == rules.DEFAULT_LAYOUT_NAME:
-        phrases = ["Layout: printables default", NOT_PUBLIC]
+        phrases = [said(lang, "Layout: printables default"), said(lang, NOT_PUBLIC)]
     elif name is not None:
-        phrases = [f"Layout: {name}"]
+        phrases = [f"{said(lang, 'Layout:')} {said(lang, name)}"]
     else:
-        phrases = ["Layout:"]
+        phrases = [said(lang, "Layout:")]
     return phrases, expected_smushed(layout, name)
 
 
@@ -306,25 +308,27 @@ def _check_text(drawing: PdfDrawing, params: dict, layout: rules.Layout, cards: 
     page = drawing.pages[0]
     phrases, mean = _layout_expectation(params, layout)
     number = rules.difficulty_text(mean).rsplit(" ", 1)[1]
+    lang = lang_of(params)
+    smushed = said(lang, "Smushed peas")
     problems = []
     if not _close(params["expected_smushed"], mean, 0.005):
         problems.append(f"recorded difficulty {params['expected_smushed']} is not the measured {mean}")
     for n, card in enumerate(cards):
         where = f"card {n + 1}"
         text = card_text(page, card)
-        for phrase in ["Breakfast Shy", "Smushed peas", SUMMARY_PHRASE] + phrases:
+        for phrase in [said(lang, "Breakfast Shy"), smushed, said(lang, SUMMARY_PHRASE)] + phrases:
             if phrase.lower() not in text.lower():
                 problems.append(f"{where}: no {phrase!r}")
-        said = re.findall(r"expected smushed peas about ([0-9]+(?:\.[0-9])?)", text)
-        if said != [number]:
-            problems.append(f"{where}: difficulty says {said or 'nothing'}, the rule core measures about {number}")
+        stated = re.findall(said_regex(lang, "expected smushed peas about {n}", n=r"([0-9]+(?:\.[0-9])?)"), text)
+        if stated != [number]:
+            problems.append(f"{where}: difficulty says {stated or 'nothing'}, the rule core measures about {number}")
         tally = [
             b for b in page.boxes
             if b.stroke and not b.fill and card.holds(b.x0, b.top) and card.holds(b.x1, b.bottom)
-            and any(w.text == "Smushed" and b.x0 < w.x0 and w.x1 < b.x1 and b.top < w.top and w.bottom < b.bottom for w in page.words)
+            and any(w.text == smushed.split()[0] and b.x0 < w.x0 and w.x1 < b.x1 and b.top < w.top and w.bottom < b.bottom for w in page.words)
         ]
         if not tally:
-            problems.append(f"{where}: no box around 'Smushed peas' to tally in")
+            problems.append(f"{where}: no box around {smushed!r} to tally in")
     detail = "; ".join(problems[:6]) or (
         f"title, tally box, rules, {phrases[0]!r} and 'expected smushed peas about {number}' on {len(cards)} card(s)"
     )
@@ -339,14 +343,15 @@ def _bar_in(card: Card, segments: tuple[Segment, ...]) -> bool:
 
 
 def _check_scale(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> list[CheckResult]:
+    caption = said(lang_of(params), SCALE_CAPTION)
     problems = []
     for p, cards in enumerate(found):
         page = drawing.pages[p]
         for n, card in enumerate(cards):
             if not _bar_in(card, page.segments):
                 problems.append(f"page {p + 1} card {n + 1}: no {SCALE_BAR_MM:g} mm scale bar")
-            if SCALE_CAPTION not in card_text(page, card):
-                problems.append(f"page {p + 1} card {n + 1}: no {SCALE_CAPTION!r}")
+            if caption not in card_text(page, card):
+                problems.append(f"page {p + 1} card {n + 1}: no {caption!r}")
     results = [
         CheckResult("scale bar", not problems, "; ".join(problems[:6]) or f"a {SCALE_BAR_MM:g} mm bar and its caption on every card face")
     ]
@@ -424,7 +429,7 @@ def _check_back(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> C
         problems.append(f"the backs at {places} do not line up with the fronts flipped on the long edge")
     for n, card in enumerate(backs):
         text = card_text(page, card)
-        missing = [p for p in BACK_PHRASES if p not in text]
+        missing = [p for p in (said(lang_of(params), phrase) for phrase in BACK_PHRASES) if p not in text]
         if missing:
             problems.append(f"back {n + 1}: no {', '.join(repr(m) for m in missing)}")
     detail = "; ".join(problems[:6]) or f"{len(backs)} back(s) with the full rules, lined up for long-edge duplex"

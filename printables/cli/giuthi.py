@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from printables.i18n import LANGS
+
 from printables.cli.types import DECIMAL, OUTPUT_FOLDER, OUTPUT_PDF, WHOLE, ExistingPath, choice, examples
 
 RULES_PAPERS = ("a4", "letter")
@@ -62,12 +64,14 @@ OPTION_FIELDS = {
               help="Write only the rules sheet (a PDF; -o names the file) for the chosen board.")
 @click.option("--paper", type=choice(RULES_PAPERS), default="a4", show_default=True,
               help="Paper of the rules sheet.")
+@click.option("--lang", type=choice(LANGS), default="en", show_default=True,
+              help="Language of the rules sheet (with --rules): en, ko (한국어), tr (Türkçe); the print card is English.")
 @click.option("--game-seed", type=WHOLE, default=1, show_default=True, help="Seed of the --show game.")
 @click.option("-o", "--output", default=None,
               help="Folder for the set [default: output/giuthi]; with --rules, the PDF to write"
                    " [default: output/giuthi-rules/<board>.pdf].")
 @click.pass_context
-def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only, paper, game_seed, output,
+def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only, paper, lang, game_seed, output,
            **options) -> None:
     """Giuthi board halves and seed sprue (STL, 3MF, STEP), slicer profile, print card, rules sheet and previews."""
     from printables.build import all_presets
@@ -91,13 +95,17 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
     if show:
         _show_game(board.pits_per_row, board.seeds_per_pit, game_seed)
         return
+    if lang != "en" and not rules_only:
+        raise ParameterError(f"--lang {lang}: only the rules sheet is translated so far; add --rules "
+                             "(the set's print card and rules sheet are English)")
     param = next(p for p in ctx.command.params if p.name == "output")
     if rules_only:
         from printables.models import write_rules_sheet
 
-        default = Path("output/giuthi-rules") / f"giuthi-rules-2x{board.pits_per_row}-{board.seeds_per_pit}seeds-{paper}.pdf"
+        suffix = "" if lang == "en" else f"-{lang}"
+        default = Path("output/giuthi-rules") / f"giuthi-rules-2x{board.pits_per_row}-{board.seeds_per_pit}seeds-{paper}{suffix}.pdf"
         path = default if output is None else OUTPUT_PDF.convert(output, param, ctx)
-        click.echo(str(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, path, paper)))
+        click.echo(str(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, path, paper, lang)))
         return
     folder = DEFAULT_OUTPUT if output is None else OUTPUT_FOLDER.convert(output, param, ctx)
     written = build_giuthi(board, folder, slice_parts=slice_parts, previews=previews, paper=paper,

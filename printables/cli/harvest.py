@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from printables.cli.lang import LANG_OPTION
 from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE, choice, examples
 
 from printables.paper import SHEET_PAPERS
@@ -25,16 +26,17 @@ from printables.paper import SHEET_PAPERS
 @click.option("--paper", type=choice(SHEET_PAPERS), default="a4", show_default=True)
 @click.option("--landscape", is_flag=True, help="Turn the page sideways.")
 @click.option("--per-page", type=WHOLE, default=1, show_default=True, help="Games per page (small grids).")
+@LANG_OPTION
 @click.option("-o", "--output", type=OUTPUT_PDF, default=None,
               help="PDF to write [default: output/harvest/<parameters>.pdf].")
-def harvest(grid, players, cell_mm, coins_per_turn, opening_coins, paper, landscape, per_page, output) -> None:
+def harvest(grid, players, cell_mm, coins_per_turn, opening_coins, paper, landscape, per_page, lang, output) -> None:
     """A sheet for The Bitcoin Harvest: grid, the 12 harvesters, score table and rules."""
     from printables.params.harvest import HarvestSheet
     from printables.rules.harvest import recommended_grid
     from printables.sheets import write_sheet
 
     sheet = HarvestSheet(grid=grid, players=players, cell_mm=cell_mm, coins_per_turn=coins_per_turn,
-                         opening_coins=opening_coins, paper=paper, landscape=landscape, per_page=per_page)
+                         opening_coins=opening_coins, paper=paper, landscape=landscape, per_page=per_page, lang=lang)
     path = write_sheet("harvest", sheet, output)
     click.echo(str(path))
     side, _ = recommended_grid(players)

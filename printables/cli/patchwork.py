@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from printables.cli.lang import LANG_OPTION
 from printables.cli.types import DECIMAL, OUTPUT_PDF, choice, examples
 
 from printables.paper import SHEET_PAPERS
@@ -29,13 +30,14 @@ from printables.rules.patchwork import DEFAULT_EDITION, EDITIONS
               help="Edition whose leather-patch spaces the time track marks.")
 @click.option("--ink", type=choice(INKS), default="full", show_default=True,
               help="'low': outlines and symbols only, no fills.")
+@LANG_OPTION
 @click.option("-o", "--output", type=OUTPUT_PDF, default=None,
               help="PDF to write [default: output/patchwork/<parameters>.pdf].")
-def patchwork(part, paper, cell_mm, leather, ink, output) -> None:
+def patchwork(part, paper, cell_mm, leather, ink, lang, output) -> None:
     """Patchwork print-and-play: the 33 patches, two quilts, the time track and the extras."""
     from printables.params.patchwork import PatchworkSheet
     from printables.sheets import write_sheet
 
-    sheet = PatchworkSheet(part=part, paper=paper, cell_mm=cell_mm, leather=leather, ink=ink)
+    sheet = PatchworkSheet(part=part, paper=paper, cell_mm=cell_mm, leather=leather, ink=ink, lang=lang)
     path = write_sheet("patchwork", sheet, output)
     click.echo(str(path))

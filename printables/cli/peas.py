@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from printables.cli.lang import LANG_OPTION
 from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE, choice, examples
 
 from printables.params.peas import POSTCARDS, SHEET_PAPERS
@@ -33,14 +34,15 @@ from printables.params.peas import POSTCARDS, SHEET_PAPERS
 @click.option("--back", is_flag=True, help="Add a back page with the full rules, for double-sided printing (flip on long edge).")
 @click.option("--borderless", is_flag=True,
               help="Butt the cards to the paper's edge (4 x A6 on A4): only for a printer that prints to the edge.")
+@LANG_OPTION
 @click.option("-o", "--output", type=OUTPUT_PDF, default=None,
               help="PDF to write [default: output/peas/<parameters>.pdf].")
-def peas(layout, rows, cols, postcard, landscape, paper, bleed, pea_mm, back, borderless, output) -> None:
+def peas(layout, rows, cols, postcard, landscape, paper, bleed, pea_mm, back, borderless, lang, output) -> None:
     """Breakfast Shy postcards: the peas, a tally box, the rules and the measured difficulty."""
     from printables.params.peas import PeaCard
     from printables.sheets import write_sheet
 
     card = PeaCard(layout=layout, rows=rows, cols=cols, postcard=postcard, landscape=landscape,
-                   paper=paper, bleed=float(bleed), pea_mm=pea_mm, back=back, borderless=borderless)
+                   paper=paper, bleed=float(bleed), pea_mm=pea_mm, back=back, borderless=borderless, lang=lang)
     path = write_sheet("peas", card, output)
     click.echo(str(path))

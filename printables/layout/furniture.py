@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from printables import __version__
-from printables.fonts import advance_units, units_to_mm
+from printables.i18n import in_page_language
 from printables.layout.primitives import Item, Line, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.rules.facts import GameFacts
 
@@ -47,16 +47,11 @@ def _box_lines(facts: GameFacts, width: float, size_pt: float, compact: bool,
     indent = text_width_mm(BOX_HEADING, size_pt, "Helvetica-Bold") + HEADING_GAP_MM
     entries = [f"{label}: {value}" for label, value in facts.entries()] + list(extra)
     lines: list[str] = []
-    line_units = 0  # the last line's width in font units: widths add up, so each line is measured once
-    for word in " · ".join(entries).split():
-        if lines:
-            units = line_units + advance_units(f" {word}")
-            if units_to_mm(units, size_pt) <= (inner - indent if len(lines) == 1 else inner):
-                lines[-1] = f"{lines[-1]} {word}"
-                line_units = units
-                continue
-        lines.append(word)
-        line_units = advance_units(word)
+    for word in in_page_language(" · ".join(entries)).split():
+        if lines and text_width_mm(f"{lines[-1]} {word}", size_pt) <= (inner - indent if len(lines) == 1 else inner):
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
     runs = [(0.0, "Helvetica-Bold", BOX_HEADING)]
     runs += [(indent if i == 0 else 0.0, "Helvetica", line) for i, line in enumerate(lines)]
     return runs

@@ -37,6 +37,8 @@ PIECE_CELL_ROOMY_MM = 4.5  # harvesters grow to this when the grid leaves room o
 PIECE_SLOT_CELLS = (5, 3)  # every pentomino has an orientation inside 5 x 3 cells
 PIECE_GAP_MM = 3.0
 PIECE_LABEL_MM = 4.0
+PIECE_LABEL_PT = 8.0
+PACKED_SLOT_HEIGHTS = (3, 4, 5)  # cells: taller slots let L, N, Y (and I at 5) stand upright, narrower
 CAPTION_MM = 4.0
 SCORE_ROW_MM = 7.0
 PIECE_FILL = 0.62
@@ -80,10 +82,15 @@ def _pieces_height(width: float, largest: float = PIECE_CELL_MAX_MM, rows: int |
     return CAPTION_MM + rows * (PIECE_SLOT_CELLS[1] * cell + PIECE_LABEL_MM) + (rows - 1) * 1.5
 
 
-def _roomy_pieces(width: float, spare: float) -> tuple[float, int | None]:
-    """Larger harvesters (cell up to PIECE_CELL_ROOMY_MM, maybe in two rows) in ``spare`` mm."""
+def _roomy_pieces(width: float, spare: float) -> tuple[float, int | None, int]:
+    """Larger harvesters in ``spare`` mm more than the reserved block: ``(cell, rows, slot_h)``.
+
+    Besides the reserved 5 x 3 slots (``slot_h`` 0), each piece may get a slot as wide as the piece
+    itself, in an orientation at most ``slot_h`` cells tall (3 to 5), in one row or two; the largest
+    cell up to PIECE_CELL_ROOMY_MM wins (ties: fewer rows, then lower slots).
+    """
     base = _pieces_height(width)
-    best = (_pieces_geometry(width)[0], None)
+    best = (_pieces_geometry(width)[0], None, 0)
     for rows in (1, 2):
         try:
             cell, _ = _pieces_geometry(width, PIECE_CELL_ROOMY_MM, rows)
@@ -92,8 +99,53 @@ def _roomy_pieces(width: float, spare: float) -> tuple[float, int | None]:
         while cell > best[0] and _pieces_height(width, cell, rows) - base > spare:
             cell = round(cell - 0.1, 1)
         if cell > best[0]:
-            best = (cell, rows)
+            best = (cell, rows, 0)
+    for rows in (1, 2):
+        for slot_h in PACKED_SLOT_HEIGHTS:
+            cell = min(PIECE_CELL_ROOMY_MM, _packed_cell(width, rows, slot_h))
+            while cell > best[0] and _packed_height(cell, rows, slot_h) - base > spare:
+                cell = round(cell - 0.1, 1)
+            if cell > best[0] + 1e-9:
+                best = (cell, rows, slot_h)
     return best
+
+
+def packed_orientation(letter: str, slot_h: int) -> pentominoes.Shape:
+    """The narrowest orientation of ``letter`` at most ``slot_h`` cells tall (the first of equals)."""
+    fitting = [s for s in pentominoes.ORIENTATIONS[letter] if pentominoes.size(s)[1] <= slot_h]
+    return min(fitting, key=lambda s: pentominoes.size(s)[0])
+
+
+def _packed_rows(rows: int) -> list[tuple[str, ...]]:
+    per_row = -(-12 // rows)
+    letters = tuple(pentominoes.LETTERS)
+    return [letters[i:i + per_row] for i in range(0, 12, per_row)]
+
+
+def _label(letter: str) -> str:
+    return "X (+)" if letter == "X" else letter
+
+
+def _slot_widths(row: tuple[str, ...], cell: float, slot_h: int) -> list[float]:
+    """Each piece's slot: the piece's width, or its label's if that is wider."""
+    return [max(pentominoes.size(packed_orientation(letter, slot_h))[0] * cell,
+                text_width_mm(_label(letter), PIECE_LABEL_PT, "Helvetica-Bold")) for letter in row]
+
+
+def _packed_cell(width: float, rows: int, slot_h: int) -> float:
+    """The largest piece cell (0.1 mm steps) whose slots and gaps fit ``width`` in every row."""
+    cell = 0.0
+    for row in _packed_rows(rows):
+        cells = sum(pentominoes.size(packed_orientation(letter, slot_h))[0] for letter in row)
+        c = floor_to((width - PIECE_GAP_MM * (len(row) - 1)) / cells, 0.1)
+        while c > 0 and sum(_slot_widths(row, c, slot_h)) + PIECE_GAP_MM * (len(row) - 1) > width + 1e-9:
+            c = round(c - 0.1, 1)
+        cell = c if cell == 0.0 else min(cell, c)
+    return cell
+
+
+def _packed_height(cell: float, rows: int, slot_h: int) -> float:
+    return CAPTION_MM + rows * (slot_h * cell + PIECE_LABEL_MM) + (rows - 1) * 1.5
 
 
 def _furniture_heights(sheet: HarvestSheet, width: float) -> float:
@@ -212,24 +264,41 @@ def _fitting(captions: tuple[str, ...], width: float) -> str:
 
 
 def _pieces(x: float, y: float, width: float, largest: float = PIECE_CELL_MAX_MM,
-            rows: int | None = None) -> tuple[list[Item], float]:
-    cell, per_row = _pieces_geometry(width, largest, rows)
-    slot_w, slot_h = PIECE_SLOT_CELLS
+            rows: int | None = None, slot_h: int = 0) -> tuple[list[Item], float]:
+    """The 12 harvesters under a caption: in 5 x 3 slots, or (``slot_h`` > 0) packed by width."""
     items: list[Item] = [Text(x, y + 3, _fitting(PIECES_CAPTIONS, width), size_pt=TEXT_PT)]
     y0 = y + CAPTION_MM
+    if slot_h:
+        cell = largest
+        for r, row in enumerate(_packed_rows(rows or 1)):
+            slots = _slot_widths(row, cell, slot_h)
+            gap = (width - sum(slots)) / (len(row) - 1)  # spread over the whole width
+            sx, sy = x, y0 + r * (slot_h * cell + PIECE_LABEL_MM + 1.5)
+            for letter, slot_w in zip(row, slots):
+                items += _piece(letter, packed_orientation(letter, slot_h), sx, sy, slot_w, slot_h * cell, cell)
+                sx += slot_w + gap
+        return items, _packed_height(cell, rows or 1, slot_h)
+    cell, per_row = _pieces_geometry(width, largest, rows)
+    slot_w, slot_h = PIECE_SLOT_CELLS
     for i, letter in enumerate(pentominoes.LETTERS):
         r, c = divmod(i, per_row)
         sx = x + c * (slot_w * cell + PIECE_GAP_MM)
         sy = y0 + r * (slot_h * cell + PIECE_LABEL_MM + 1.5)
-        shape = slot_orientation(letter)
-        w, h = pentominoes.size(shape)
-        ox = sx + (slot_w - w) * cell / 2
-        oy = sy + (slot_h - h) * cell / 2
-        for cx, cy in sorted(shape, key=lambda c: (c[1], c[0])):
-            items.append(Rect(ox + cx * cell, oy + cy * cell, cell, cell, stroke=BLACK, fill=PIECE_FILL, line_mm=0.15))
-        label = "X (+)" if letter == "X" else letter
-        items.append(Text(sx + slot_w * cell / 2, sy + slot_h * cell + 3.2, label, size_pt=8, font="Helvetica-Bold", anchor="middle"))
+        items += _piece(letter, slot_orientation(letter), sx, sy, slot_w * cell, slot_h * cell, cell)
     return items, _pieces_height(width, largest, rows)
+
+
+def _piece(letter: str, shape: pentominoes.Shape, sx: float, sy: float, slot_w: float, slot_h: float,
+           cell: float) -> list[Item]:
+    """One harvester centred in its slot, its letter under the slot."""
+    w, h = pentominoes.size(shape)
+    ox = sx + (slot_w - w * cell) / 2
+    oy = sy + (slot_h - h * cell) / 2
+    items: list[Item] = [Rect(ox + cx * cell, oy + cy * cell, cell, cell, stroke=BLACK, fill=PIECE_FILL, line_mm=0.15)
+                         for cx, cy in sorted(shape, key=lambda c: (c[1], c[0]))]
+    items.append(Text(sx + slot_w / 2, sy + slot_h + 3.2, _label(letter), size_pt=PIECE_LABEL_PT,
+                      font="Helvetica-Bold", anchor="middle"))
+    return items
 
 
 SCORE_TABLE_MIN_MM = 75.0

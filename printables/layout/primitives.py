@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from printables.i18n import width_active, wrap_active
+
 # A colour is a grey level (0 black .. 1 white) or an (r, g, b) triple of 0..1 floats.
 Colour = Union[float, tuple[float, float, float]]
 BLACK: Colour = 0.0
@@ -101,17 +103,26 @@ class Document:
 
 
 def text_width_mm(text: str, size_pt: float, font: str = "Helvetica") -> float:
-    """The width of ``text`` in mm, from the embedded font's own advance widths."""
+    """The width of ``text`` in mm, from the embedded font's own advance widths (in the language the
+    sheet is being drawn in: printables/i18n)."""
     from printables import fonts
 
+    localised = width_active(text, size_pt, font)
+    if localised is not None:
+        return localised
     return fonts.text_width_mm(text, size_pt, font)
 
 
 def wrap(text: str, width_mm: float, size_pt: float, font: str = "Helvetica") -> list[str]:
-    """Split prose into lines no wider than ``width_mm`` at ``size_pt``, measured with the real font."""
+    """Split prose into lines no wider than ``width_mm`` at ``size_pt``, measured with the real font
+    (a paragraph of a sheet drawn in another language is translated first: printables/i18n)."""
+    localised = wrap_active(text, width_mm, size_pt, font)
+    if localised is not None:
+        return localised
     from printables import fonts
 
-    # Widths add up in whole font units (advances, no kerning), so a line is measured once, not per word.
+    # English: widths add up in whole font units (advances, no kerning), so a line is measured
+    # once, not again for every word added to it.
     lines: list[str] = []
     line_units = 0
     for word in text.split():

@@ -236,8 +236,8 @@ def _integer(name: str, value: Any, low: int, high: int) -> None:
         raise ParameterError(f"{name}={value}: allowed {low} to {high}")
 
 
-def _validate(p: GiuthiBoardParams) -> None:
-    """Raise ParameterError naming the values when ``p`` cannot be built or printed."""
+def _validate(p: GiuthiBoardParams, bed: bool = True) -> None:
+    """Raise ParameterError naming the values when ``p`` cannot be built or printed (on the bed)."""
     # The rule core plays 5 to 10 pits per row; a board that folds between its halves needs an even count.
     evens = [n for n in range(giuthi.MIN_PITS_PER_ROW, giuthi.MAX_PITS_PER_ROW + 1) if n % 2 == 0]
     if isinstance(p.pits_per_row, int) and not isinstance(p.pits_per_row, bool) and not (
@@ -327,7 +327,8 @@ def _validate(p: GiuthiBoardParams) -> None:
         SeedParams(seed_diameter_mm=p.seed_diameter_mm, seed_height_mm=p.seed_height_mm)
     except ParameterError as error:
         raise ParameterError(str(error)) from None
-    _check_bed(p)
+    if bed:
+        _check_bed(p)
 
 
 def _fits(size: tuple[float, float, float]) -> bool:
@@ -338,26 +339,76 @@ def _fits(size: tuple[float, float, float]) -> bool:
 
 
 def _check_bed(p: GiuthiBoardParams) -> None:
-    size = p.half_size_mm()
-    if _fits(size):
-        return
-    # The largest of this design that fits: fewer pits per row, or narrower/shorter pits.
-    hints = []
+    if not _fits(p.half_size_mm()):
+        raise ParameterError(bed_refusal(p, [text for text, _ in bed_fixes(p)]))
+
+
+def bed_fixes(p: GiuthiBoardParams) -> list[tuple[str, dict[str, Any]]]:
+    """The largest of this design that fits the bed: (hint, changes to the parameters) each.
+
+    Fewer pits per row, the largest pit diameter or length, or a ``size_mm`` plan in place of the
+    pit sizes (a change of None removes the key). Bed fit only: the models add capacity.
+    """
+    fixes: list[tuple[str, dict[str, Any]]] = []
     for n in range(p.pits_per_row - 2, giuthi.MIN_PITS_PER_ROW - 1, -2):
         if n >= giuthi.MIN_PITS_PER_ROW and _fits(_size_with(p, pits_per_row=n)):
-            hints.append(f"pits_per_row={n}")
+            fixes.append((f"pits_per_row={n}", {"pits_per_row": n}))
             break
     for name in ("pit_diameter_mm", "pit_length_mm"):
         best = _largest_fitting(p, name)
         if best is not None:
-            hints.append(f"{name}<={best:g}")
+            changes: dict[str, Any] = {name: best}
+            if name == "pit_diameter_mm":
+                changes["pit_length_mm"] = max(p.pit_length_mm, best)
+            fixes.append((f"{name}<={best:g}", changes))
+    plan = fitting_size(p)
+    if plan is not None:
+        fixes.append((f"size_mm={plan[0]:g}x{plan[1]:g} in place of the pit sizes",
+                      {"size_mm": f"{plan[0]:g}x{plan[1]:g}", "pit_diameter_mm": None, "pit_length_mm": None}))
+    return fixes
+
+
+def bed_refusal(p: GiuthiBoardParams, hints: list[str], none: str = "none of this design") -> str:
+    """One line: the half's size, the bed's, and ``hints`` (what fits), or ``none``."""
+    size = p.half_size_mm()
     bed = f"{USABLE_BED_MM[0]:g} x {USABLE_BED_MM[1]:g} x {USABLE_BED_MM[2]:g} mm"
-    raise ParameterError(
+    return (
         f"one half is {size[0]:g} x {size[1]:g} x {size[2]:g} mm (pits_per_row={p.pits_per_row},"
         f" pit_diameter_mm={p.pit_diameter_mm:g}, pit_length_mm={p.pit_length_mm:g}) but the 3D45 bed"
         f" leaves {bed} after a {SKIRT_MARGIN_MM:g} mm skirt margin; the largest that fits: "
-        + (" or ".join(hints) if hints else "none of this design")
+        + (" or ".join(hints) if hints else none)
     )
+
+
+def oversized(mapping: Mapping[str, Any]) -> GiuthiBoardParams | None:
+    """The board of ``mapping`` if every value is valid but a half does not fit the bed, else None."""
+    q = _unchecked(mapping)
+    try:
+        if _fits(q.half_size_mm()):
+            return None
+        _validate(q, bed=False)
+    except (ParameterError, TypeError, ValueError):
+        return None
+    return q
+
+
+def fitting_size(p: GiuthiBoardParams) -> tuple[float, float] | None:
+    """The plan (``size_mm``) nearest this board's that fits the bed: each side cut to what fits.
+
+    The pits are then sized to fill it (``params_for_size``); None when that board is not valid
+    either (e.g. pits longer along the row than across). Bed fit only: capacity is the models' check.
+    """
+    mapping = {f.name: getattr(p, f.name) for f in fields(p) if f.name not in ("pit_diameter_mm", "pit_length_mm")}
+    try:
+        (min_x, min_y), (max_x, max_y) = size_limits(mapping)
+        x, y, _ = p.half_size_mm()
+        size = (min(math.floor(x * 10 + 1e-6) / 10, max_x), min(math.floor(y * 10 + 1e-6) / 10, max_y))
+        if size[0] < min_x or size[1] < min_y:
+            return None
+        GiuthiBoardParams(**params_for_size(mapping, *size))
+    except ParameterError:
+        return None
+    return size
 
 
 def _size_with(p: GiuthiBoardParams, **changes: Any) -> tuple[float, float, float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from printables.errors import ParameterError
+from printables.i18n import require_lang
 from printables.paper import SHEET_PAPERS
 from printables.params.base import parse_dims, require_mm
 from printables.rules import harvest
@@ -26,8 +27,10 @@ class HarvestSheet:
     paper: str = "a4"
     landscape: bool = False
     per_page: int = 1
+    lang: str = "en"  # en, ko or tr: the language every text of the sheet is in
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "lang", require_lang(self.lang))
         grid = self.grid
         if isinstance(grid, str):
             grid = parse_dims(grid)
@@ -86,4 +89,6 @@ class HarvestSheet:
             parts.append(f"{self.opening_coins}opening")
         if self.per_page > 1:
             parts.append(f"{self.per_page}up")
+        if self.lang != "en":
+            parts.append(self.lang)
         return "-".join(parts)

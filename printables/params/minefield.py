@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from printables.errors import ParameterError
+from printables.i18n import require_lang
 from printables.paper import SHEET_PAPERS
 from printables.rules import minefield
 
@@ -27,8 +28,10 @@ class MinefieldSheet:
     paper: str = "a4"
     landscape: bool = False
     per_page: int = 1
+    lang: str = "en"  # en, ko or tr: the language every text of the sheet is in
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "lang", require_lang(self.lang))
         if not isinstance(self.size, int) or isinstance(self.size, bool) or self.size < minefield.MIN_SIZE:
             raise ParameterError(
                 f"size {self.size!r}: a Minefield board has at least {minefield.MIN_SIZE} cells per side"
@@ -60,4 +63,6 @@ class MinefieldSheet:
             parts.append(f"{self.cell_mm:g}mm")
         if self.per_page > 1:
             parts.append(f"{self.per_page}up")
+        if self.lang != "en":
+            parts.append(self.lang)
         return "-".join(parts)

@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 
 from printables.errors import ParameterError
+from printables.i18n import require_lang
 from printables.paper import SHEET_PAPERS
 from printables.rules import patchwork
 
@@ -25,8 +26,10 @@ class PatchworkSheet:
     cell_mm: float | None = None  # None: the largest round size up to 20 mm that fits the quilt
     leather: str = patchwork.DEFAULT_EDITION
     ink: str = "full"
+    lang: str = "en"  # en, ko or tr: the language every text of the sheet is in
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "lang", require_lang(self.lang))
         if self.part not in PARTS:
             raise ParameterError(f"part {self.part!r}: use one of {', '.join(PARTS)}")
         if self.paper not in SHEET_PAPERS:
@@ -67,4 +70,6 @@ class PatchworkSheet:
             parts.append(self.leather)
         if self.low_ink:
             parts.append("low-ink")
+        if self.lang != "en":
+            parts.append(self.lang)
         return "-".join(parts)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from printables.errors import ParameterError
+from printables.i18n import require_lang
 from printables.paper import PAPER_SIZES_MM
 from printables.rules import peas
 
@@ -140,8 +141,10 @@ class PeaCard:
     pea_mm: float | None = None  # None: the largest from 14 mm down to 10 mm that fits the card
     back: bool = False
     borderless: bool = False  # a sheet whose cards reach the paper's edge (4 x A6 on A4)
+    lang: str = "en"  # en, ko or tr: the language every text of the sheet is in
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "lang", require_lang(self.lang))
         if not isinstance(self.layout, str):
             raise ParameterError(f"layout {self.layout!r}: give a preset name ({', '.join(peas.LAYOUTS)}) or a mask such as ooo/o.o/ooo")
         for name in ("rows", "cols"):
@@ -242,6 +245,8 @@ class PeaCard:
             parts.append(f"bleed{self.bleed:g}")
         if self.back:
             parts.append("back")
+        if self.lang != "en":
+            parts.append(self.lang)
         return "-".join(parts)
 
 

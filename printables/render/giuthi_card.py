@@ -16,7 +16,7 @@ from typing import Mapping, Protocol
 from printables.check.slicer import DREMEL_3D45, PROFILE_FILE, PrinterProfile
 from printables.fileio import write_atomic
 from printables.layout.primitives import Document, Line, Page, Rect, Text, line_height_mm, wrap
-from printables.params.giuthi_seeds import SeedParams, copies_needed, seed_count, stl_name
+from printables.params.giuthi_seeds import SeedParams, copies_needed, seed_count, seed_width_mm, stl_name
 from printables.render.pdf import render_pdf
 
 CARD_FILE = "giuthi-print-settings.pdf"
@@ -140,6 +140,12 @@ def sizes_text(board) -> str:
             f" closed {x:.1f} x {y:.1f} x {2 * board.thickness_mm:.1f} mm")
 
 
+def seed_size_text(seeds: SeedParams) -> str:
+    """The bean's size as the sprue's file name gives it: ``beans 10.5 x 7.35 x 4.5 mm (long x wide x high)``."""
+    return (f"beans {seeds.seed_diameter_mm:g} x {seed_width_mm(seeds):g} x {seeds.seed_height_mm:g} mm"
+            " (long x wide x high)")
+
+
 def to_printer_rows(profile: PrinterProfile) -> tuple[tuple[str, str], ...]:
     """How to get the parts onto a Dremel 3D45: with PrusaSlicer, or with Dremel's or Cura's slicer."""
     return (
@@ -260,7 +266,7 @@ def giuthi_print_card(
         part(
             f"Seeds, {seed_count(seeds)} per print",
             stl_name(seeds),
-            "as in the file: flat bases down, domes up",
+            "as in the file: beans flat side down, rounded tops up",
             copies,
         )
     )
@@ -268,7 +274,8 @@ def giuthi_print_card(
     assembly.append(
         (
             "Seeds",
-            f"{copies} prints x {seed_count(seeds)} = {copies * seed_count(seeds)} seeds for"
+            f"{seed_size_text(seeds)}, half ellipsoids printed flat side down (no supports);"
+            f" {copies} prints x {seed_count(seeds)} = {copies * seed_count(seeds)} seeds for"
             f" {total_seeds} ({pits_per_row * 2} pits x {seeds_per_pit}); clip each gate at the seed"
             " with nail clippers and trim the nub",
         )

@@ -1,0 +1,325 @@
+"""Sheets in the players' languages: catalogues as data, and one pass that translates a laid-out page.
+
+English is the source. ``<lang>.toml`` beside this module maps every English text a player reads
+to its translation: ``[text]`` exact strings (titles, labels, whole paragraphs) and ``[pattern]``
+strings with named fields (``"{n} players" = "{n}인"``); a field's value is translated too when
+the catalogue knows it. A line joined with `` · `` is translated part by part.
+
+The pass runs once, where a sheet is rendered (printables/sheets.py): layout draws in English,
+``translate_document`` swaps every text for its translation and every font for the language's
+face. Paragraphs are the one exception: their line breaks depend on the language, so while a
+sheet is laid out in a language (``drawing_in``), ``layout.primitives.wrap`` asks ``wrap_active``
+to translate the whole paragraph first and break it with the real font metrics; the layout then
+allocates the lines it really gets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import dataclasses
+import functools
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from printables.errors import ParameterError
+
+LANGS = ("en", "ko", "tr")
+DEFAULT_LANG = "en"
+LANG_NAMES = {"en": "English", "ko": "Korean", "tr": "Turkish"}
+CATALOGUE_DIR = Path(__file__).resolve().parent
+PART_SEPARATOR = " · "
+# A text needs a translation if it has a word of 3 or more Latin letters; grid labels (A, AA),
+# numbers, units and token names (P1, 7x7) read the same in every language.
+WORD_RE = re.compile(r"[A-Za-z]{3,}")
+FIELD_RE = re.compile(r"\{([a-z_0-9]+)\}")
+# Giuthi's sowing notation (4cw, 0ccw) reads the same in every language.
+SOWING_RE = re.compile(r"\b[0-9]+c?cw\b")
+
+
+def require_lang(value) -> str:
+    """``value`` as a language code of ours, or a ParameterError naming what is allowed."""
+    if not isinstance(value, str) or value.lower() not in LANGS:
+        raise ParameterError(f"lang {value!r}: use one of {', '.join(LANGS)}")
+    return value.lower()
+
+
+class MissingTranslation(LookupError):
+    """A text a player reads has no entry in the language's catalogue."""
+
+
+class Translated(str):
+    """A line already in the page's language (a wrapped paragraph): the pass leaves it as it is."""
+
+    __slots__ = ()
+
+
+def needs_translation(text: str) -> bool:
+    """True if ``text`` has words to translate (not just numbers, grid letters or units)."""
+    return bool(WORD_RE.search(SOWING_RE.sub("", text)))
+
+
+@dataclass(frozen=True, eq=False)  # one object per language (cached): compared and hashed by identity
+class Catalogue:
+    """One language's translations of the English texts."""
+
+    lang: str
+    texts: dict[str, str]
+    patterns: tuple[tuple[re.Pattern, str, str], ...]  # (English as a regex, English, translation)
+    phrases: dict[str, str] = dataclasses.field(default_factory=dict)  # fragments the checks look for
+
+    def phrase(self, english: str) -> str:
+        """How an English text or fragment (``[phrase]``, may hold {fields}) reads in this language."""
+        if self.lang == DEFAULT_LANG:
+            return english
+        if english in self.phrases:
+            return self.phrases[english]
+        for _, source, translation in self.patterns:
+            if source == english:
+                return translation
+        return self.translate(english)
+
+    def lookup(self, text: str) -> str | None:
+        """The translation of ``text``, or None if the catalogue does not cover it."""
+        if isinstance(text, Translated) or not needs_translation(text):
+            return str(text)
+        if text in self.texts:
+            return self.texts[text]
+        for regex, _, translation in self.patterns:
+            match = regex.fullmatch(text)
+            if match:
+                fields = {}
+                for name, value in match.groupdict().items():
+                    fields[name] = self.lookup(value)
+                    if fields[name] is None:
+                        break
+                else:
+                    return translation.format(**fields)
+        if PART_SEPARATOR in text:
+            parts = [self.lookup(part) for part in text.split(PART_SEPARATOR)]
+            if all(part is not None for part in parts):
+                return PART_SEPARATOR.join(parts)
+        return None
+
+    def english(self, text: str) -> str | None:
+        """The English a translated text (exact or from a pattern) was made from, or None."""
+        if self.lang == DEFAULT_LANG or not text:
+            return text
+        found = _reverse(self).get(text)
+        if found is not None:
+            return found
+        for regex, english, _ in _reverse_patterns(self):
+            match = regex.fullmatch(text)
+            if match:
+                fields = {name: self.english(value) or value for name, value in match.groupdict().items()}
+                return english.format(**fields)
+        return None
+
+    def translate(self, text: str) -> str:
+        """The translation of ``text``; MissingTranslation if there is none."""
+        found = self.lookup(text)
+        if found is None:
+            raise MissingTranslation(f"no {LANG_NAMES[self.lang]} translation for {str(text)!r} "
+                                     f"(add it to printables/i18n/{self.lang}.toml)")
+        return found
+
+
+@functools.lru_cache(maxsize=None)
+def _reverse(book: "Catalogue") -> dict[str, str]:
+    return {translation: english for english, translation in book.texts.items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _reverse_patterns(book: "Catalogue") -> tuple[tuple[re.Pattern, str, str], ...]:
+    found = [(_pattern_regex(translation), english, translation) for _, english, translation in book.patterns]
+    return tuple(sorted(found, key=lambda p: -len(p[2])))
+
+
+def _pattern_regex(english: str) -> re.Pattern:
+    pieces, last = [], 0
+    for match in FIELD_RE.finditer(english):
+        pieces.append(re.escape(english[last:match.start()]))
+        # A field never spans a " · " (each part of a joined line is its own text) and may be empty
+        # (the plural "s" of "coin{s}").
+        pieces.append(f"(?P<{match.group(1)}>(?:(?! · ).)*?)")
+        last = match.end()
+    pieces.append(re.escape(english[last:]))
+    return re.compile("".join(pieces), re.DOTALL)
+
+
+@functools.lru_cache(maxsize=None)
+def catalogue(lang: str) -> Catalogue:
+    """The catalogue of ``lang`` (an empty one for English, the source language)."""
+    lang = require_lang(lang)
+    if lang == DEFAULT_LANG:
+        return Catalogue(lang, {}, (), {})
+    data = tomllib.loads((CATALOGUE_DIR / f"{lang}.toml").read_text(encoding="utf-8"))
+    patterns = []
+    for english, translation in data.get("pattern", {}).items():
+        if not set(FIELD_RE.findall(translation)) <= set(FIELD_RE.findall(english)):
+            raise ValueError(f"{lang}.toml: the translation of {english!r} names a field the English does not")
+        patterns.append((_pattern_regex(english), english, translation))
+    # Longer patterns first: the most specific one wins.
+    patterns.sort(key=lambda p: -len(p[1]))
+    return Catalogue(lang, dict(data.get("text", {})), tuple(patterns), dict(data.get("phrase", {})))
+
+
+# ---- the pass ------------------------------------------------------------------------------------
+
+def translate_items(items, lang: str, paragraphs: tuple[str, ...] = ()) -> tuple:
+    """The layout items with every Text in ``lang`` and set in its face; pure, never draws.
+
+    ``paragraphs``: translations made while the sheet was laid out; a line cut from one is kept."""
+    from printables.i18n.fonts import face_for
+    from printables.layout.primitives import Text
+
+    if lang == DEFAULT_LANG:
+        return tuple(items)
+    book = catalogue(lang)
+    return tuple(
+        dataclasses.replace(item, text=_in_language(book, item.text, paragraphs), font=face_for(lang, item.font))
+        if isinstance(item, Text) else item
+        for item in _restack_vertical_words(tuple(items), book)
+    )
+
+
+def _restack_vertical_words(items: tuple, book: Catalogue) -> tuple:
+    """A word set as letters one under another (Minefield's WHITE band label, no rotated text) is
+    replaced by its translation's letters, equally spaced about the same centre."""
+    from printables.layout.primitives import Text
+
+    def letter(item) -> bool:
+        return isinstance(item, Text) and len(item.text) == 1 and item.text.isascii() and item.text.isupper()
+
+    out: list = []
+    i = 0
+    while i < len(items):
+        j = i
+        while (j + 1 < len(items) and letter(items[i]) and letter(items[j + 1])
+               and items[j + 1].x == items[i].x and items[j + 1].y > items[j].y):
+            j += 1
+        run = items[i:j + 1]
+        word = "".join(t.text for t in run) if len(run) >= 3 else ""
+        if word in book.texts:
+            step = (run[-1].y - run[0].y) / (len(run) - 1)
+            centre = (run[0].y + run[-1].y) / 2
+            letters = book.texts[word].replace(" ", "")
+            out += [dataclasses.replace(run[0], y=centre + (k - (len(letters) - 1) / 2) * step, text=Translated(ch))
+                    for k, ch in enumerate(letters)]
+            i = j + 1
+        else:
+            out.append(items[i])
+            i += 1
+    return tuple(out)
+
+
+def translate_document(document, lang: str, paragraphs=()):
+    """The document with its pages and title in ``lang``, and ``lang`` recorded in its parameters."""
+    from printables.layout.primitives import Page
+
+    lang = require_lang(lang)
+    subject = json.loads(document.subject)
+    subject["lang"] = lang
+    return dataclasses.replace(
+        document,
+        pages=tuple(Page(p.width, p.height, translate_items(p.items, lang, tuple(paragraphs))) for p in document.pages),
+        title=document.title if lang == DEFAULT_LANG else catalogue(lang).translate(document.title),
+        subject=json.dumps(subject, sort_keys=True),
+    )
+
+
+# ---- paragraphs: translated whole, then broken with the real metrics -----------------------------
+
+_ACTIVE: contextvars.ContextVar[str] = contextvars.ContextVar("printables_lang", default=DEFAULT_LANG)
+# Paragraphs translated while drawing: a layout may re-wrap part of one (the lines it did not place).
+_WRAPPED: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("printables_wrapped", default=None)
+
+
+@contextlib.contextmanager
+def drawing_in(lang: str):
+    """While the block runs, layout's ``wrap`` and ``text_width_mm`` work in ``lang``; yields the list
+    of paragraphs translated meanwhile (for ``translate_document``: a layout may break one itself)."""
+    token = _ACTIVE.set(require_lang(lang))
+    paragraphs: list[str] = []
+    wrapped = _WRAPPED.set(paragraphs)
+    try:
+        yield paragraphs
+    finally:
+        _WRAPPED.reset(wrapped)
+        _ACTIVE.reset(token)
+
+
+def _in_language(book: Catalogue, text: str, paragraphs=None) -> str:
+    """``text`` in the book's language: translated, or already a piece of a paragraph translated
+    while the sheet was drawn."""
+    found = book.lookup(text)
+    if found is not None:
+        return found
+    flat = " ".join(text.split())
+    if paragraphs is None:
+        paragraphs = _WRAPPED.get() or ()
+    if flat and any(flat in done for done in paragraphs):
+        return str(text)
+    return book.translate(text)  # raises MissingTranslation naming the text
+
+
+def in_page_language(text: str) -> str:
+    """A paragraph in the language the sheet is being drawn in, for a layout that breaks lines itself."""
+    book, _ = _active()
+    if book is None:
+        return text
+    translated = _in_language(book, text)
+    _WRAPPED.get().append(" ".join(translated.split()))
+    return translated
+
+
+def _active():
+    lang = _ACTIVE.get()
+    if lang == DEFAULT_LANG:
+        return None, None
+    from printables.i18n.fonts import width_mm
+
+    return catalogue(lang), lambda text, size_pt, font: width_mm(text, size_pt, lang, font)
+
+
+def width_active(text: str, size_pt: float, font: str = "Helvetica") -> float | None:
+    """Width in mm of ``text`` as it prints in the active language, or None when drawing English."""
+    book, measure = _active()
+    if book is None:
+        return None
+    return measure(_in_language(book, text), size_pt, font)
+
+
+def wrap_active(text: str, width_mm: float, size_pt: float, font: str = "Helvetica") -> list[str] | None:
+    """``text`` translated into the active language and broken into lines, or None for English."""
+    book, measure = _active()
+    if book is None:
+        return None
+    translated = _in_language(book, text)
+    _WRAPPED.get().append(" ".join(translated.split()))
+    return [Translated(line) for line in break_lines(translated, width_mm, lambda s: measure(s, size_pt, font))]
+
+
+def break_lines(text: str, width_mm: float, measure) -> list[str]:
+    """Greedy line breaking at spaces (Korean separates words with spaces too); a word wider than
+    the line is broken between characters (Hangul syllables may break anywhere)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if measure(candidate) <= width_mm:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        while measure(word) > width_mm and len(word) > 1:
+            cut = max(k for k in range(1, len(word)) if k == 1 or measure(word[:k]) <= width_mm)
+            lines.append(word[:cut])
+            word = word[cut:]
+        current = word
+    if current:
+        lines.append(current)
+    return lines
