@@ -27,6 +27,7 @@ KEY_PHRASES: dict[str, tuple[str, ...]] = {
     "patchwork": ("Patchwork", CALIBRATION),
     "peas": ("Breakfast Shy", "Smushed peas", CALIBRATION),
     "giuthi-rules": ("Giuthi — rules to play by", "Capture chain", "South"),
+    "giuthi-print-settings": ("Giuthi — print settings", "Printer and slicer", "Parts", "To buy and to assemble"),
 }
 OVERFLOW_TOLERANCE_MM = 0.3  # ink may touch its frame; more than this is running out of it
 OVERLAP_SHARE = 0.3  # two words whose boxes share this much of the smaller one's height collide
