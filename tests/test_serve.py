@@ -759,3 +759,23 @@ def test_the_gallery_shows_translated_presets_with_their_checks(tmp_path):
     assert '<tr class="file"><th colspan="3">a.pdf</th></tr><tr class="ok"><td>ok</td><td>kind</td>' in page
     assert '<tr class="file"><th colspan="3">b.pdf</th></tr><tr class="fail"><td>FAIL</td><td>kind</td>' in page
     assert "<td>set: pairs</td>" in page
+
+
+def test_connections_beyond_the_cap_are_told_busy_and_closed(tmp_path):
+    import threading
+
+    srv = CustomizerServer("127.0.0.1", 0, Jobs(tmp_path), allow_remote=False)
+    srv.connections = threading.BoundedSemaphore(1)
+    serve_in_thread(srv)
+    try:
+        port = srv.server_address[1]
+        with socket.create_connection(("127.0.0.1", port)) as idle:  # holds the only place
+            time.sleep(0.3)
+            answer = raw_exchange(port, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            assert answer.startswith(b"HTTP/1.1 503") and answer.endswith(b"busy: too many connections at once; try again")
+            idle.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+            assert idle.recv(100).startswith(b"HTTP/1.1 200")
+        time.sleep(0.3)  # its place is free again
+        assert raw_request(port, "/", host=f"127.0.0.1:{port}")[0] == 200
+    finally:
+        stop(srv)
