@@ -228,7 +228,8 @@ def test_a_peer_that_is_not_this_machine_is_refused(tmp_path):
         stop(srv)
 
 
-def test_serve_refuses_a_port_in_use_in_one_line():
+def test_serve_refuses_a_port_in_use_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # its sweep and folder stay in the test's
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -236,6 +237,7 @@ def test_serve_refuses_a_port_in_use_in_one_line():
         result = CliRunner().invoke(main, ["serve", "--port", str(port)])
     assert result.exit_code == 2
     assert result.output.strip() == f"Error: --port {port}: already in use; choose another, or --port 0 for any free port"
+    assert list(tmp_path.iterdir()) == []  # no temp folder left behind (they piled up in /tmp)
 
 
 # --------------------------------------------------------------------------- in the browser
