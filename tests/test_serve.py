@@ -781,3 +781,14 @@ def test_connections_beyond_the_cap_are_told_busy_and_closed(tmp_path):
         assert raw_request(port, "/", host=f"127.0.0.1:{port}")[0] == 200
     finally:
         stop(srv)
+
+
+def test_a_job_may_not_write_a_file_past_the_per_file_quota(tmp_path):
+    jobs = Jobs(tmp_path, max_file_bytes=10_000)  # a Harvest sheet is ~30 kB
+    job = jobs.start("harvest", [])
+    assert jobs.wait(job.id, 60).state == "refused"
+    assert job.error.startswith("cannot write ") and job.error.endswith("File too large"), job.error
+    assert not list(job.folder.rglob("*.pdf"))  # nothing half-written
+    roomy = Jobs(tmp_path / "roomy")
+    job = roomy.start("harvest", [])
+    assert roomy.wait(job.id, 60).state == "done"

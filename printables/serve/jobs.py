@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import printables
-from printables.serve.worker import JOB_FILE, RESULT_FILE
+from printables.serve.worker import JOB_FILE, MAX_FILE_ENV, RESULT_FILE
 
 LOG_FILE = "log.txt"
 STOP_GRACE_S = 5.0  # after SIGTERM, how long a worker has to clean up before SIGKILL
 MAX_ACTIVE_JOBS = 8  # running or waiting at once; more are refused (a tab has one at a time)
 MAX_JOBS_BYTES = 500_000_000  # the jobs' folders together (a Giuthi set is ~6 MB); oldest go first
+MAX_FILE_BYTES = 200_000_000  # any one file a worker (or PrusaSlicer under it) writes: RLIMIT_FSIZE
 
 
 class Busy(Exception):
@@ -96,8 +97,9 @@ class Jobs:
     """The server's jobs, each in a folder under ``root``."""
 
     def __init__(self, root: Path, max_running: int = 2, keep: int = 40, max_active: int = MAX_ACTIVE_JOBS,
-                 max_bytes: int = MAX_JOBS_BYTES):
+                 max_bytes: int = MAX_JOBS_BYTES, max_file_bytes: int = MAX_FILE_BYTES):
         self.root = Path(root)
+        self.max_file_bytes = max_file_bytes
         self.keep = keep
         self.max_active = max_active
         self.max_bytes = max_bytes
@@ -192,7 +194,7 @@ class Jobs:
                 job.process = subprocess.Popen(
                     [sys.executable, "-m", "printables.serve.worker", str(job.folder)],
                     cwd=job.folder, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
-                    env=_worker_env(job.folder), start_new_session=True,
+                    env=_worker_env(job.folder, self.max_file_bytes), start_new_session=True,
                 )
             if job.cancel_requested:  # cancelled while the worker was being started
                 self._stop(job)
@@ -243,7 +245,7 @@ class Jobs:
             shutil.rmtree(job.folder, ignore_errors=True)
 
 
-def _worker_env(folder: Path) -> dict[str, str]:
+def _worker_env(folder: Path, max_file_bytes: int = MAX_FILE_BYTES) -> dict[str, str]:
     """The server's environment, with temporary files kept inside the job folder and this
     printables importable first (the worker must run the same code as the server)."""
     env = dict(os.environ)
@@ -251,4 +253,5 @@ def _worker_env(folder: Path) -> dict[str, str]:
     package_parent = str(Path(printables.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join([package_parent, *filter(None, [env.get("PYTHONPATH")])])
     env.setdefault("PYTHONUNBUFFERED", "1")
+    env[MAX_FILE_ENV] = str(max_file_bytes)
     return env

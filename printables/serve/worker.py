@@ -28,6 +28,25 @@ PREVIEWS = Path("previews")
 PREVIEW_DPI = 60
 RESULT_FILE = "result.json"
 JOB_FILE = "job.json"
+MAX_FILE_ENV = "PRINTABLES_SERVE_MAX_FILE_BYTES"  # set by the server: the largest file the job may write
+
+
+def limit_file_size() -> None:
+    """Cap every file this worker and its children write (the server's per-file quota).
+
+    SIGXFSZ is ignored so that a write past the cap fails with "File too large" (the CLI reports it
+    in one line and removes its half-made file) instead of killing the process.
+    """
+    raw = os.environ.get(MAX_FILE_ENV, "")
+    if not raw.isdigit():
+        return
+    try:
+        import resource
+        import signal
+    except ImportError:  # not POSIX
+        return
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (int(raw), int(raw)))
 
 
 def say(message: str) -> None:
@@ -130,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     from printables import cleanup
 
     cleanup.install_signal_handlers()
+    limit_file_size()
     argv = sys.argv[1:] if argv is None else argv
     folder = Path(argv[0]).resolve()
     os.chdir(folder)
