@@ -172,6 +172,9 @@ def test_in_a_bleed_file_only_bleed_and_crop_marks_lie_outside_the_trim(tmp_path
         for x in (10, 158):
             c.line(x * mm, 0, x * mm, 5 * mm)
             c.line(x * mm, 120 * mm, x * mm, 125 * mm)
+        for y in (10, 115):
+            c.line(0, y * mm, 5 * mm, y * mm)
+            c.line(163 * mm, y * mm, 168 * mm, y * mm)
         if extra:
             extra(c)
 

@@ -1,0 +1,179 @@
+"""More damaged sheets that `printables check` must fail: page boxes moved or cut, viewer
+preferences lost, and `check` of the whole folder `printables build` writes.
+
+As in test_damaged_sheets.py, every damaged file is a real sheet edited with pypdf afterwards; the
+undamaged sheet passes the same checks, so each failure is the damage's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, FloatObject, NameObject
+
+from printables.check.dispatch import check_file
+from printables.cli import main
+
+MM = 72 / 25.4
+
+
+def _sheet(tmp_path: Path, command: str, *args: str) -> Path:
+    out = tmp_path / f"{command}.pdf"
+    result = CliRunner().invoke(main, [command, *args, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _failed(path: Path) -> dict[str, str]:
+    return {r.name: r.detail for r in check_file(path) if not r.ok}
+
+
+def _passed(path: Path) -> dict[str, str]:
+    return {r.name: r.detail for r in check_file(path) if r.ok}
+
+
+def _edit_pages(src: Path, dst: Path, change) -> Path:
+    """``src`` with ``change(page)`` applied to every page dictionary (pypdf)."""
+    writer = PdfWriter(clone_from=str(src))
+    for page in writer.pages:
+        change(page)
+    with open(dst, "wb") as handle:
+        writer.write(handle)
+    return dst
+
+
+def _set_box(page, key: str, box) -> None:
+    page[NameObject(key)] = ArrayObject(FloatObject(round(v, 4)) for v in box)
+
+
+def _box(page, key: str) -> list[float]:
+    return [float(v) for v in page[key]]
+
+
+@pytest.fixture(scope="module")
+def harvest(tmp_path_factory) -> Path:
+    path = _sheet(tmp_path_factory.mktemp("harvest"), "harvest", "--grid", "10x10")
+    assert _failed(path) == {}
+    return path
+
+
+@pytest.fixture(scope="module")
+def print_shop(tmp_path_factory) -> Path:
+    path = _sheet(tmp_path_factory.mktemp("shop"), "peas", "--bleed", "3", "--back")
+    assert _failed(path) == {}
+    assert "crop marks" in _passed(path)["page boxes"]
+    return path
+
+
+# ----------------------------------------------------------------------------- CropBox (QA item 4)
+
+
+def test_a_cropbox_inside_the_paper_fails(harvest, tmp_path):
+    def crop(page):
+        x0, y0, x1, y1 = _box(page, "/MediaBox")
+        _set_box(page, "/CropBox", (x0 + 20, y0 + 20, x1 - 20, y1 - 20))
+
+    failed = _failed(_edit_pages(harvest, tmp_path / "cropped.pdf", crop))
+    assert set(failed) == {"page boxes"}
+    assert "CropBox" in failed["page boxes"] and "not the MediaBox" in failed["page boxes"]
+
+
+def test_a_cropbox_equal_to_the_mediabox_passes(harvest, tmp_path):
+    edited = _edit_pages(harvest, tmp_path / "same.pdf", lambda p: _set_box(p, "/CropBox", _box(p, "/MediaBox")))
+    assert _failed(edited) == {}
+
+
+def test_a_print_shop_cropbox_may_be_the_bleedbox_but_not_less(print_shop, tmp_path):
+    at_bleed = _edit_pages(print_shop, tmp_path / "bleed.pdf", lambda p: _set_box(p, "/CropBox", _box(p, "/BleedBox")))
+    assert _failed(at_bleed) == {}
+
+    def at_trim(page):
+        _set_box(page, "/CropBox", _box(page, "/TrimBox"))
+
+    failed = _failed(_edit_pages(print_shop, tmp_path / "trim.pdf", at_trim))
+    assert set(failed) == {"page boxes"} and "at least the BleedBox" in failed["page boxes"]
+
+
+# ------------------------------------------------------------------ TrimBox on the marks (QA item 3)
+
+
+@pytest.mark.parametrize("shift_mm", [1.0, 0.5, 0.2])
+def test_a_print_shop_trimbox_moved_off_the_crop_marks_fails(print_shop, tmp_path, shift_mm):
+    def shift(page):  # TrimBox and BleedBox together, so the bleed itself stays 3 mm on every side
+        for key in ("/TrimBox", "/BleedBox"):
+            x0, y0, x1, y1 = _box(page, key)
+            _set_box(page, key, (x0 + shift_mm * MM, y0, x1 + shift_mm * MM, y1))
+
+    failed = _failed(_edit_pages(print_shop, tmp_path / "shifted.pdf", shift))
+    assert "page boxes" in failed
+    assert "not the card between the crop marks" in failed["page boxes"]
+    assert f"+{shift_mm:.2f}" in failed["page boxes"]
+
+
+def test_a_print_shop_card_without_its_crop_marks_fails(print_shop, tmp_path):
+    from pypdf.generic import ContentStream
+
+    writer = PdfWriter(clone_from=str(print_shop))
+    for page in writer.pages:
+        content = ContentStream(page.get_contents(), writer)
+        ops = content.operations
+        kept, i = [], 0
+        height = float(page["/MediaBox"][3])
+        width = float(page["/MediaBox"][2])
+        while i < len(ops):
+            # reportlab draws a line as "x1 y1 m x2 y2 l S"; a crop mark runs to the paper's edge
+            if ops[i][1] == b"m" and i + 2 < len(ops) and ops[i + 1][1] == b"l" and ops[i + 2][1] == b"S":
+                (ax, ay), (bx, by) = ([float(v) for v in ops[i][0]], [float(v) for v in ops[i + 1][0]])
+                ends = (ax, ay, bx, by)
+                if min(ends) < 0.01 or max(ax, bx) > width - 0.01 or max(ay, by) > height - 0.01:
+                    i += 3
+                    continue
+            kept.append(ops[i])
+            i += 1
+        content.operations = kept
+        page[NameObject("/Contents")] = writer._add_object(content)
+    damaged = tmp_path / "no-marks.pdf"
+    with open(damaged, "wb") as handle:
+        writer.write(handle)
+    failed = _failed(damaged)
+    assert "page boxes" in failed and "no crop marks to cut along" in failed["page boxes"]
+
+
+# ------------------------------------------------------------------------ print scaling (QA item 12)
+
+
+def test_lost_viewer_preferences_say_missing_expected_slash_none(harvest, tmp_path):
+    writer = PdfWriter(clone_from=str(harvest))
+    del writer._root_object[NameObject("/ViewerPreferences")]
+    damaged = tmp_path / "no-prefs.pdf"
+    with open(damaged, "wb") as handle:
+        writer.write(handle)
+    assert _failed(damaged) == {"print scaling": "PrintScaling is missing, expected /None (viewers would scale the page)"}
+
+
+# ------------------------------------------------------------------ check the build folder (QA item 8)
+
+
+def test_check_of_the_build_output_folder_checks_every_product_and_skips_the_gallery(tmp_path):
+    out = tmp_path / "output"
+    built = CliRunner().invoke(main, ["build", "harvest-10x10-a4", "peas-a6", "-o", str(out)])
+    assert built.exit_code == 0, built.output
+    assert (out / "index.html").exists() and (out / "gallery").is_dir()
+    result = CliRunner().invoke(main, ["check", str(out)])
+    assert result.exit_code == 0, result.output
+    checked = [line.split(None, 1)[1] for line in result.output.splitlines() if line.startswith(("ok", "FAIL"))]
+    assert sorted(Path(c).name for c in checked) == sorted(
+        p.name for p in out.rglob("*.pdf") if "gallery" not in p.parts)
+    assert len(checked) >= 2 and not any("gallery" in c or c.endswith((".html", ".png")) for c in checked)
+
+
+def test_check_of_a_folder_with_nothing_checkable_says_so(tmp_path):
+    (tmp_path / "gallery").mkdir()
+    (tmp_path / "gallery" / "page-1.png").write_bytes(b"\x89PNG")
+    (tmp_path / "index.html").write_text("<html></html>")
+    result = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "nothing to check in this folder or its subfolders" in result.output
