@@ -177,3 +177,113 @@ def test_check_of_a_folder_with_nothing_checkable_says_so(tmp_path):
     result = CliRunner().invoke(main, ["check", str(tmp_path)])
     assert result.exit_code == 1
     assert "nothing to check in this folder or its subfolders" in result.output
+
+
+# ------------------------------------------------------------------- recorded parameters (QA item 7)
+
+
+def _edit_subject(src: Path, dst: Path, change) -> Path:
+    import json
+
+    writer = PdfWriter(clone_from=str(src))
+    subject = json.loads(PdfReader(str(src)).metadata["/Subject"])
+    change(subject)
+    writer.add_metadata({"/Subject": json.dumps(subject, sort_keys=True)})
+    with open(dst, "wb") as handle:
+        writer.write(handle)
+    return dst
+
+
+@pytest.fixture(scope="module")
+def patchwork(tmp_path_factory) -> Path:
+    path = _sheet(tmp_path_factory.mktemp("patchwork"), "patchwork")
+    assert _failed(path) == {}
+    return path
+
+
+@pytest.fixture(scope="module")
+def patchwork_low(tmp_path_factory) -> Path:
+    path = _sheet(tmp_path_factory.mktemp("patchwork-low"), "patchwork", "--ink", "low")
+    assert _failed(path) == {}
+    return path
+
+
+@pytest.fixture(scope="module")
+def peas(tmp_path_factory) -> Path:
+    path = _sheet(tmp_path_factory.mktemp("peas"), "peas", "--paper", "a4", "--back")
+    assert _failed(path) == {}
+    return path
+
+
+@pytest.mark.parametrize("sheet", ["patchwork", "peas"])
+def test_an_extra_key_in_the_recorded_parameters_fails(sheet, tmp_path, request):
+    damaged = _edit_subject(request.getfixturevalue(sheet), tmp_path / "extra.pdf", lambda s: s.update(x=1))
+    assert _failed(damaged) == {"recorded parameters": "unexpected key(s) 'x'"}
+
+
+@pytest.mark.parametrize("sheet", ["patchwork", "peas"])
+def test_a_key_lost_from_the_recorded_parameters_fails(sheet, tmp_path, request):
+    damaged = _edit_subject(request.getfixturevalue(sheet), tmp_path / "lost.pdf", lambda s: s.pop("kind"))
+    assert _failed(damaged) == {"recorded parameters": "missing key(s) 'kind'"}
+
+
+def test_a_full_colour_patchwork_sheet_recorded_as_low_ink_fails(patchwork, tmp_path):
+    failed = _failed(_edit_subject(patchwork, tmp_path / "says-low.pdf", lambda s: s.update(ink="low")))
+    assert set(failed) == {"ink"} and "recorded ink 'low' but" in failed["ink"] and "coloured fill" in failed["ink"]
+
+
+def test_a_low_ink_patchwork_sheet_recorded_as_full_ink_fails(patchwork_low, tmp_path):
+    failed = _failed(_edit_subject(patchwork_low, tmp_path / "says-full.pdf", lambda s: s.update(ink="full")))
+    assert set(failed) == {"ink"} and "nothing is filled in colour" in failed["ink"]
+
+
+# ----------------------------------------------------------------------- rules wording (QA item 5)
+
+
+def _replace_text(src: Path, dst: Path, old: str, new: str) -> Path:
+    """``src`` with ``old`` replaced by ``new`` in every string a page shows (Tj and TJ operands)."""
+    from pypdf.generic import ContentStream, TextStringObject
+
+    writer = PdfWriter(clone_from=str(src))
+    replaced = 0
+
+    def swap(value):
+        nonlocal replaced
+        if isinstance(value, str) and old in value:
+            replaced += value.count(old)
+            return TextStringObject(value.replace(old, new))
+        return value
+
+    for page in writer.pages:
+        content = ContentStream(page.get_contents(), writer)
+        for operands, operator in content.operations:
+            if operator == b"Tj":
+                operands[0] = swap(operands[0])
+            elif operator == b"TJ":
+                operands[0] = ArrayObject(swap(v) for v in operands[0])
+        page[NameObject("/Contents")] = writer._add_object(content)
+    assert replaced, f"{old!r} is not shown on one line: the damage was not made"
+    with open(dst, "wb") as handle:
+        writer.write(handle)
+    return dst
+
+
+@pytest.mark.parametrize("old, new, where", [
+    ("buttons + 7 (bonus tile)", "buttons + 9 (bonus tile)", "the time track's rules"),
+    ("your buttons + 7", "your buttons + 9", "the score line"),
+    ("worth 7 points", "worth 5 points", "the 7x7 bonus line"),
+])
+def test_patchwork_with_its_rules_changed_fails(patchwork, tmp_path, old, new, where):
+    failed = _failed(_replace_text(patchwork, tmp_path / "rules.pdf", old, new))
+    assert set(failed) == {"rules text"} and where in failed["rules text"]
+
+
+@pytest.mark.parametrize("old, new, where", [
+    ("1 less", "2 less", "card 1: the rules on the front"),
+    ("never diagonally", "also diagonally", "back 1: the rules under 'You need'"),
+    ("lower is better. Complete", "higher is better. Complete", "under 'End and score'"),
+])
+def test_peas_with_its_rules_changed_fails(peas, tmp_path, old, new, where):
+    failed = _failed(_replace_text(peas, tmp_path / "rules.pdf", old, new))
+    assert "rules text" in failed and where in failed["rules text"]
+    assert set(failed) <= {"rules text", "back"}
