@@ -287,3 +287,35 @@ def test_peas_with_its_rules_changed_fails(peas, tmp_path, old, new, where):
     failed = _failed(_replace_text(peas, tmp_path / "rules.pdf", old, new))
     assert "rules text" in failed and where in failed["rules text"]
     assert set(failed) <= {"rules text", "back"}
+
+
+@pytest.fixture(scope="module")
+def giuthi_rules(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("giuthi") / "giuthi-rules.pdf"
+    result = CliRunner().invoke(main, ["giuthi", "--rules", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert _failed(out) == {}
+    assert "word for word" in _passed(out)["rules text"]
+    return out
+
+
+@pytest.mark.parametrize("old, new, where", [
+    ("opposite direction", "same direction", "'Relay' paragraph 1"),
+    ("never sown into", "always sown into", "'The board and the set-up' paragraph 1"),
+    ("the larger", "the smaller", "'Passing, the end and the score' paragraph 1"),
+    ("is not offered", "is offered", "'Sow again' paragraph 2"),
+])
+def test_the_giuthi_rules_sheet_with_a_rule_reworded_fails(giuthi_rules, tmp_path, old, new, where):
+    failed = _failed(_replace_text(giuthi_rules, tmp_path / "reworded.pdf", old, new))
+    assert set(failed) == {"rules text"} and where in failed["rules text"]
+
+
+@pytest.mark.parametrize("lang", ["ko", "tr"])
+def test_a_translated_giuthi_rules_sheet_is_read_in_its_catalogue_words(tmp_path, lang):
+    out = tmp_path / f"rules-{lang}.pdf"
+    result = CliRunner().invoke(main, ["giuthi", "--rules", "--lang", lang, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert _failed(out) == {} and "8 paragraphs" in _passed(out)["rules text"]
+    # the same sheet said to be English: its paragraphs are not the English words
+    english = _edit_subject(out, tmp_path / "says-en.pdf", lambda s: s.update(lang="en"))
+    assert "rules text" in _failed(english)
