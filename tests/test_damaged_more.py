@@ -319,3 +319,63 @@ def test_a_translated_giuthi_rules_sheet_is_read_in_its_catalogue_words(tmp_path
     # the same sheet said to be English: its paragraphs are not the English words
     english = _edit_subject(out, tmp_path / "says-en.pdf", lambda s: s.update(lang="en"))
     assert "rules text" in _failed(english)
+
+
+# ------------------------------------------------------------------- text painted over (QA item 2)
+
+
+def _paint_over(src: Path, dst: Path, rect_mm, grey: float = 1.0, page: int = 0) -> Path:
+    """``src`` with a flat fill (``grey``, 1 = white) drawn last over ``rect_mm`` (x, y from the
+    page's bottom-left, w, h)."""
+    from pypdf.generic import ContentStream
+
+    writer = PdfWriter(clone_from=str(src))
+    target = writer.pages[page]
+    content = ContentStream(target.get_contents(), writer)
+    x, y, w, h = (v * MM for v in rect_mm)
+    content.operations += [([], b"q"), ([FloatObject(grey)], b"g"),
+                           ([FloatObject(x), FloatObject(y), FloatObject(w), FloatObject(h)], b"re"), ([], b"f"), ([], b"Q")]
+    target[NameObject("/Contents")] = writer._add_object(content)
+    with open(dst, "wb") as handle:
+        writer.write(handle)
+    return dst
+
+
+def test_a_sheet_with_its_lower_half_painted_white_fails(harvest, tmp_path):
+    failed = _failed(_paint_over(harvest, tmp_path / "whiteout.pdf", (0, 0, 210, 110)))
+    assert "visible text" in failed and "not visible (painted over?)" in failed["visible text"]
+
+
+def test_a_sheet_with_only_its_ruler_caption_painted_white_fails(harvest, tmp_path):
+    import pdfplumber
+
+    with pdfplumber.open(str(harvest)) as pdf:
+        page = pdf.pages[0]
+        words = page.extract_words()
+        caption = [w for w in words if w["text"] == "actual"]
+        assert caption, "no ruler caption found to paint over"
+        w = caption[0]
+        height_mm = page.height / MM
+        x, top, x1, bottom = (v / MM for v in (w["x0"], w["top"], w["x1"], w["bottom"]))
+    rect = (x - 0.3, height_mm - bottom - 0.5, x1 - x + 0.6, bottom - top + 1.0)
+    failed = _failed(_paint_over(harvest, tmp_path / "no-caption.pdf", rect))
+    assert "visible text" in failed and "'actual'" in failed["visible text"]
+
+
+def test_a_print_shop_card_with_its_rules_painted_in_the_background_colour_fails(print_shop, tmp_path):
+    # a flat light-grey fill (not white) over the middle of the back: no contrast is left there
+    failed = _failed(_paint_over(print_shop, tmp_path / "grey-back.pdf", (40, 40, 60, 30), grey=0.9, page=1))
+    assert "visible text" in failed and failed["visible text"].startswith("page 2:")
+
+
+def test_white_paint_over_nothing_passes(harvest, tmp_path):
+    import pdfplumber
+
+    with pdfplumber.open(str(harvest)) as pdf:
+        page = pdf.pages[0]
+        inked = [(o["x0"], o["top"], o["x1"], o["bottom"]) for o in page.chars + page.rects + page.lines + page.curves]
+        height_mm = page.height / MM
+    # a 3 x 2 mm patch in the top-left margin that touches nothing drawn (not square: Harvest reads filled squares)
+    x, y = 1.0, 1.0
+    assert not any(a / MM < x + 3 and c / MM > x and b / MM < y + 3 and d / MM > y for a, b, c, d in inked)
+    assert _failed(_paint_over(harvest, tmp_path / "blank.pdf", (x, height_mm - y - 2, 3, 2))) == {}

@@ -68,7 +68,7 @@ def test_a_good_sheet_passes_every_preflight_check(tmp_path):
 
     results = _results(_pdf(tmp_path / "good.pdf", draw))
     assert _failed(results) == set(), [str(r) for r in results.values()]
-    assert set(results) == {"fonts embedded", "glyphs", "text sizes", "safe zone", "page boxes"}
+    assert set(results) == {"fonts embedded", "glyphs", "text sizes", "safe zone", "page boxes", "visible text"}
 
 
 def test_helvetica_by_name_only_fails_fonts_embedded(tmp_path):

@@ -68,6 +68,9 @@ TRIM_TOLERANCE_MM = 0.1  # the TrimBox lies on the crop marks within this
 MARK_MAX_LINE_MM = 0.3  # crop marks are hairlines
 INK_ABOVE_EM, INK_BELOW_EM = 0.8, 0.25  # a glyph's ink around its baseline, in em
 SIZE_DECIMALS = 2
+VISIBLE_DPI = 100  # pages are rendered this fine to see that every glyph shows (about 30 ms a page)
+VISIBLE_CONTRAST = 24  # of 255: a glyph's box must hold at least this much light-dark contrast
+VISIBLE_PAD_PX = 1  # the box is widened by this many pixels each side (thin glyphs between pixel columns)
 FONT_PROGRAMS = ("/FontFile", "/FontFile2", "/FontFile3")
 
 
@@ -302,6 +305,82 @@ def _inks(page) -> list[Ink]:
     return inks
 
 
+def _render_grey(document, index: int, dpi: float):
+    """Page ``index`` of an open pypdfium2 document rendered in grey (numpy array, 0 black to 255
+    white): the whole MediaBox, whatever the CropBox says."""
+    import numpy as np
+
+    page = document[index]
+    try:
+        page.set_cropbox(*page.get_mediabox())
+        image = page.render(scale=dpi / 72, grayscale=True).to_numpy()
+    finally:
+        page.close()
+    return np.asarray(image[..., 0] if image.ndim == 3 else image)
+
+
+def check_visible_text(path: Path, pdf) -> CheckResult:
+    """Every letter and digit on a page is visible: nothing painted over it.
+
+    Each page is rendered at ``VISIBLE_DPI`` (pypdfium2, in-process) and the box of every letter or
+    digit (its advance width, 0.75 em above to 0.2 em below the baseline, a pixel wider each side)
+    must hold light-dark contrast: a white (or any flat) fill drawn over the text leaves none.
+    Punctuation and symbols are left out (a dot is a pixel at this size); white text too (no ink).
+    """
+    import numpy as np
+    import pypdfium2 as pdfium  # the renderer pdfplumber itself uses
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return _visible_text(document, pdf, np)
+    finally:
+        document.close()
+
+
+def _visible_text(document, pdf, np) -> CheckResult:
+    problems = []
+    counted = 0
+    scale = VISIBLE_DPI / 72
+    for index, page in enumerate(pdf.pages):
+        chars = [c for c in page.chars if c.get("text", "").isalnum() and not _is_white(c.get("non_stroking_color"))]
+        if not chars:
+            continue
+        image = _render_grey(document, index, VISIBLE_DPI)
+        rows, cols = image.shape
+        media_x0, media_top = float(page.mediabox[0]), float(page.mediabox[3])
+        hidden = []
+        for char in chars:
+            size = char["size"]
+            # the text matrix is in the page's own space: the image's is the MediaBox from its top-left
+            left = char["matrix"][4] - media_x0
+            baseline = media_top - char["matrix"][5]
+            x0 = max(int(left * scale) - VISIBLE_PAD_PX, 0)
+            x1 = min(int(np.ceil((left + char["x1"] - char["x0"]) * scale)) + VISIBLE_PAD_PX, cols)
+            y0 = max(int((baseline - 0.75 * size) * scale), 0)
+            y1 = min(int(np.ceil((baseline + 0.2 * size) * scale)), rows)
+            box = image[y0:y1, x0:x1]
+            counted += 1
+            if box.size == 0 or int(box.max()) - int(box.min()) < VISIBLE_CONTRAST:
+                hidden.append(char)
+        if hidden:
+            runs: list[list] = []
+            for char in hidden:  # neighbouring hidden characters of one line read as one run
+                last = runs[-1][-1] if runs else None
+                if last is not None and abs(last["top"] - char["top"]) < 1 and 0 <= char["x0"] - last["x1"] < char["size"]:
+                    runs[-1].append(char)
+                else:
+                    runs.append([char])
+            def spelled(run: list) -> str:
+                return "".join((" " if i and c["x0"] - run[i - 1]["x1"] > 0.15 * c["size"] else "") + c["text"]
+                               for i, c in enumerate(run))
+
+            shown = "; ".join(f"{spelled(run)!r} at ({pt_to_mm(run[0]['x0']):.0f}, {pt_to_mm(run[0]['top']):.0f}) mm"
+                              for run in sorted(runs, key=len, reverse=True)[:3])
+            problems.append(f"page {index + 1}: {len(hidden)} letter(s) or digit(s) not visible (painted over?), e.g. {shown}")
+    return CheckResult("visible text", not problems, "; ".join(problems[:3])
+                       or f"{counted} letters and digits, each visible on the rendered page ({VISIBLE_DPI} dpi)")
+
+
 def _boxes(reader_page) -> dict[str, tuple[float, float, float, float] | None]:
     """MediaBox, TrimBox and BleedBox in PDF points (x0, y0, x1, y1); None where the page has none."""
     found = {}
@@ -470,6 +549,7 @@ def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader
         results.append(_pending(check_text_sizes(pdf, params), kind))
         results.append(_pending(check_safe_zone(pdf, reader, params), kind))
         results.append(check_page_boxes(reader, params, pdf))
+        results.append(check_visible_text(path, pdf))
     except Exception as error:  # a file damaged in a way no check foresaw is a failed preflight, not a crash
         return [CheckResult("preflight", False, f"{type(error).__name__}: {error}")]
     return results
