@@ -2,14 +2,18 @@
 
 Layouts name faces the PostScript way ("Helvetica", "Helvetica-Bold", "Helvetica-Oblique"); this
 module maps every such name to a Noto Sans face, finds the face's TrueType file, and is the one
-place for text metrics (advance widths from the font's own ``hmtx`` table, read with fontTools).
+place for text metrics (advance widths from the font's own ``hmtx`` table: a table stored in the
+package for the installed files, checked by SHA-256; read with fontTools from any other file).
 It imports no reportlab: the renderer registers the files found here with reportlab itself.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from functools import lru_cache
+from itertools import repeat
 from pathlib import Path
 
 from printables.errors import ParameterError
@@ -88,12 +92,19 @@ def registered_name(font: str) -> str:
     return FACES[face_of(font)][0]
 
 
-@lru_cache(maxsize=None)
-def _metrics(face: str) -> tuple[int, dict[int, int], int, int]:
-    """Units per em, advance width per code point, cap height and the .notdef advance of a face."""
+# Precomputed metrics of each face (tools/font_table.py writes them from the installed files): reading
+# a face with fontTools costs ~60 ms of a sheet command's start-up, the stored table ~1 ms. A table
+# is used only if the installed file has the SHA-256 it was measured from; any other file is read.
+METRICS_DIR = Path(__file__).with_name("fontdata")
+
+Metrics = tuple[int, dict[int, int], int, int]
+
+
+def measure_face(path: Path) -> Metrics:
+    """Units per em, advance width per code point, cap height and .notdef advance, read from a font file."""
     from fontTools.ttLib import TTFont
 
-    with TTFont(str(font_file(face)), lazy=True) as font:
+    with TTFont(str(path), lazy=True) as font:
         units = font["head"].unitsPerEm
         hmtx = font["hmtx"].metrics
         advances = {code: hmtx[glyph][0] for code, glyph in font.getBestCmap().items()}
@@ -102,16 +113,69 @@ def _metrics(face: str) -> tuple[int, dict[int, int], int, int]:
     return units, advances, cap, notdef
 
 
+def metrics_table_path(face: str) -> Path:
+    """Where the precomputed metrics of a face are stored in the package."""
+    return METRICS_DIR / (Path(FACES[face][1]).stem + ".json")
+
+
+def table_of(path: Path, metrics: Metrics) -> dict:
+    """The stored form of a face's metrics: the file's size and SHA-256, code points as runs."""
+    units, advances, cap, notdef = metrics
+    data = path.read_bytes()
+    codes = sorted(advances)
+    runs: list[list[int]] = []
+    for code in codes:
+        if runs and runs[-1][0] + runs[-1][1] == code:
+            runs[-1][1] += 1
+        else:
+            runs.append([code, 1])
+    return {
+        "file": path.name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+        "units_per_em": units, "cap_height": cap, "notdef_advance": notdef,
+        "code_runs": runs, "advances": [advances[code] for code in codes],
+    }
+
+
+def _stored_metrics(face: str, path: Path) -> Metrics | None:
+    """The stored metrics of a face if they were measured from this very file, else None."""
+    try:
+        table = json.loads(metrics_table_path(face).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    data = path.read_bytes()
+    if len(data) != table["size"] or hashlib.sha256(data).hexdigest() != table["sha256"]:
+        return None
+    codes = [code for start, count in table["code_runs"] for code in range(start, start + count)]
+    return table["units_per_em"], dict(zip(codes, table["advances"])), table["cap_height"], table["notdef_advance"]
+
+
+@lru_cache(maxsize=None)
+def _metrics(face: str) -> Metrics:
+    """Units per em, advance width per code point, cap height and the .notdef advance of a face."""
+    path = font_file(face)
+    return _stored_metrics(face, path) or measure_face(path)
+
+
 def has_glyph(text: str, font: str = "Helvetica") -> bool:
     """Whether the face has a glyph for every character of ``text``."""
     _, advances, _, _ = _metrics(face_of(font))
     return all(ord(ch) in advances for ch in text)
 
 
+def advance_units(text: str, font: str = "Helvetica") -> int:
+    """The sum of the advance widths of ``text``'s characters in font units (.notdef for a missing glyph)."""
+    _, advances, _, notdef = _metrics(face_of(font))
+    return sum(map(advances.get, map(ord, text), repeat(notdef)))
+
+
+def units_to_mm(units_sum: int, size_pt: float, font: str = "Helvetica") -> float:
+    """A width in font units (see ``advance_units``) set at ``size_pt``, in mm."""
+    return units_sum / _metrics(face_of(font))[0] * size_pt * PT_TO_MM
+
+
 def text_width_mm(text: str, size_pt: float, font: str = "Helvetica") -> float:
     """The width of ``text`` set in ``font`` at ``size_pt``, in mm, from the font's own advance widths."""
-    units, advances, _, notdef = _metrics(face_of(font))
-    return sum(advances.get(ord(ch), notdef) for ch in text) / units * size_pt * PT_TO_MM
+    return units_to_mm(advance_units(text, font), size_pt, font)
 
 
 def cap_height_mm(size_pt: float, font: str = "Helvetica") -> float:

@@ -20,6 +20,8 @@ PRINT_CARD_FILE = "giuthi-print-settings.pdf"
 SEED_RGB = (196, 62, 40)  # seeds in a colour that stands out against the board's
 
 Progress = Callable[[str], None]
+# The general advice after a capacity refusal; the command line replaces it with fixes it has tried.
+CAPACITY_ADVICE = " use smaller seeds, larger or deeper bowls, or fewer seeds per pit"
 
 
 def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameters") -> GiuthiBoardParams:
@@ -36,8 +38,103 @@ def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameter
         raise
     short = capacity_shortfall(board)
     if short:
-        raise ParameterError(f"{source}: {short}")
+        raise CapacityError(f"{source}: {short}", board)
     return board
+
+
+class CapacityError(ParameterError):
+    """A board whose pits or stores cannot hold the seeds its games need (``board`` says which board)."""
+
+    def __init__(self, message: str, board: GiuthiBoardParams) -> None:
+        super().__init__(message)
+        self.board = board
+
+
+def _holds_seeds(mapping: Mapping[str, Any]) -> bool:
+    try:
+        model_params("giuthi-board", {k: v for k, v in mapping.items() if v is not None})
+    except ParameterError:
+        return False
+    return True
+
+
+def capacity_fixes(board: GiuthiBoardParams, base: Mapping[str, Any], given: Mapping[str, Any],
+                   presets: Mapping[str, Mapping[str, Any]], current: str | None = None) -> list[str]:
+    """Command-line changes that give a board holding the seeds, each one tried and accepted.
+
+    ``base`` is the preset's parameters (or empty), ``given`` the options typed (field names),
+    ``presets`` every model preset's parameters by name and ``current`` the preset in use. Tried:
+    smaller seeds (0.5 mm steps), another preset (with the same pits and seeds), the largest plan
+    (``--size``), deeper pits and, last, fewer seeds per pit; only those whose board passes
+    ``model_params`` are returned, as the options to type.
+    """
+    from printables.params.giuthi_board import size_limits
+    import math
+
+    from printables.params.giuthi_seeds import MIN_SEED_DIAMETER_MM
+
+    from printables.rules.giuthi import MIN_SEEDS_PER_PIT
+
+    mapping = {**base, **given}
+    fixes: list[str] = []
+    ratio = seed_params_for(board).seed_width_ratio
+    # Smaller seeds: the largest bean that fits (the sprue follows the board's seeds).
+    diameter = round(board.seed_diameter_mm - 0.5, 3)
+    while diameter >= MIN_SEED_DIAMETER_MM - 1e-9:
+        # A bean is never taller than it is wide: a smaller bean may need a lower one too.
+        height = min(board.seed_height_mm, math.floor(diameter * ratio * 2) / 2)
+        trial = {**mapping, "seed_diameter_mm": diameter, "seed_height_mm": height}
+        if _holds_seeds(trial):
+            lower = f" --seed-height {height:g}" if height != board.seed_height_mm else ""
+            fixes.append(f"--seed-diameter {diameter:g}{lower}")
+            break
+        diameter = round(diameter - 0.5, 3)
+    # Another preset, playing the same board (2xN, S seeds).
+    for name, params in sorted(presets.items()):
+        if name == current:
+            continue
+        trial = {**params, **given}
+        extra = []
+        for field, flag, value in (("pits_per_row", "--pits", board.pits_per_row),
+                                   ("seeds_per_pit", "--seeds", board.seeds_per_pit)):
+            if trial.get(field, getattr(GiuthiBoardParams, field)) != value:
+                trial[field] = value
+                extra.append(f"{flag} {value}")
+        if _holds_seeds(trial):
+            fixes.append(" ".join([f"--preset {name}", *extra]))
+    # The largest plan: the pits grow to fill it (stores keep their size).
+    if not {"pit_diameter_mm", "pit_length_mm"} & set(given):
+        plain = {k: v for k, v in mapping.items() if k not in ("pit_diameter_mm", "pit_length_mm", "size_mm")}
+        (_, _), (width, height) = size_limits(plain)
+        if _holds_seeds({**plain, "size_mm": f"{width:g}x{height:g}"}):
+            fixes.append(f"--size {width:g}x{height:g}")
+    # Deeper pits (and a board as much thicker): only the pits grow, so only for a pits shortfall.
+    floor = board.thickness_mm - max(board.pit_depth_mm, board.store_depth_mm)
+    for extra_mm in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
+        depth = round(board.pit_depth_mm + extra_mm, 3)
+        thickness = round(max(board.thickness_mm, depth + floor), 3)
+        if _holds_seeds({**mapping, "pit_depth_mm": depth, "thickness_mm": thickness}):
+            fixes.append(f"--pit-depth {depth:g} --thickness {thickness:g}")
+            break
+    if not fixes:
+        for seeds in range(board.seeds_per_pit - 1, MIN_SEEDS_PER_PIT - 1, -1):
+            if _holds_seeds({**mapping, "seeds_per_pit": seeds}):
+                fixes.append(f"--seeds {seeds}")
+                break
+    sizes = [k for k in ("pit_diameter_mm", "pit_length_mm") if k in given]
+    if not fixes and sizes:
+        # The pits typed are too small for anything: the same with the preset's (or default) pits.
+        flags = " and ".join(f"--{k.removesuffix('_mm').replace('_', '-')}" for k in sizes)
+        plain = {k: v for k, v in given.items() if k not in sizes}
+        try:
+            model_params("giuthi-board", {**base, **plain})
+            fixes.append(f"leave out {flags}")
+        except CapacityError as error:
+            fixes += [f"leave out {flags} and use {fix}" for fix in
+                      capacity_fixes(error.board, base, plain, presets, current) if not fix.startswith("leave")]
+        except ParameterError:
+            pass
+    return fixes
 
 
 def _refuse_oversized(mapping: Mapping[str, Any], source: str) -> None:
@@ -93,13 +190,10 @@ def capacity_shortfall(board: GiuthiBoardParams) -> str | None:
         return None
     what = "pits" if holds_pit < need_pit else "stores"
     held, needed = (holds_pit, need_pit) if what == "pits" else (holds_store, need_store)
-    presets = [name for name, wanted in (("giuthi-9seeds", board.seeds_per_pit > 4),
-                                         ("giuthi-2x8", board.pits_per_row == 8)) if wanted]
     return (
-        f"seeds_per_pit={board.seeds_per_pit}: these {what} hold {held} seeds of {board.seed_diameter_mm:g} mm but "
+        f"pits_per_row={board.pits_per_row}, seeds_per_pit={board.seeds_per_pit}: these {what} hold {held} seeds of {board.seed_diameter_mm:g} mm but "
         f"games with {board.seeds_per_pit} per pit on 2x{board.pits_per_row} need {needed} (99.9th percentile);"
-        f" use deeper or larger {what} (--pit-depth with --thickness, or a --size to fill), smaller seeds"
-        + (f", or the preset {' or '.join(presets)}" if presets else "")
+        + CAPACITY_ADVICE
     )
 
 
@@ -118,10 +212,12 @@ def build_giuthi(
     previews: bool = True,
     progress: Progress = lambda message: None,
     paper: str = "a4",
+    lang: str = "en",
 ) -> list[Path]:
     """Build the whole Giuthi set into ``out_dir``; returns every file written.
 
-    ``paper`` is the size of the rules sheet (a4 or letter).
+    ``paper`` is the size of the rules sheet (a4 or letter), ``lang`` its language (the manifest
+    records it; the print card is English).
 
     The set is made in a staging folder and replaces the folder's previous set as a whole only
     when every part of it exists (printables.fileio.replace_set), so a failure or an interruption
@@ -129,7 +225,7 @@ def build_giuthi(
     """
     from printables.fileio import replace_set
 
-    return replace_set(out_dir, lambda staging: _build_giuthi_in(board, staging, slice_parts, previews, progress, paper),
+    return replace_set(out_dir, lambda staging: _build_giuthi_in(board, staging, slice_parts, previews, progress, paper, lang),
                        kind="giuthi", is_member=is_set_member)
 
 
@@ -196,7 +292,7 @@ def add_to_manifest(path: Path, entries: Mapping[str, Any]) -> Path:
 
 
 def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool, previews: bool,
-                     progress: Progress, paper: str = "a4") -> list[Path]:
+                     progress: Progress, paper: str = "a4", lang: str = "en") -> list[Path]:
     from printables.isolation import isolate_ezdxf
 
     isolate_ezdxf()
@@ -214,13 +310,13 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     written += build_seeds(seeds, out_dir)
     written.append(write_profile(out_dir / PROFILE_FILE))
     progress("writing the rules sheet")
-    written.append(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, out_dir / RULES_FILE, paper))
+    written.append(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, out_dir / RULES_FILE, paper, lang))
     stls = [p for p in written if p.suffix == ".stl"]
     progress("writing a 3MF per part")
     threemfs = write_3mfs(stls, out_dir / PROFILE_FILE)
     written += threemfs
     add_to_manifest(out_dir / manifest_name(board), {
-        "rules": {"file": RULES_FILE, "paper": paper},
+        "rules": {"file": RULES_FILE, "paper": paper, "lang": lang},
         "3mf": {_part_key(stl.name): f"{stl.stem}.3mf" for stl in stls},
         "seeds": seed_manifest(seeds, board),
     })

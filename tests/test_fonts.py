@@ -70,6 +70,39 @@ def test_turkish_and_latin_extended_have_glyphs():
     assert not fonts.has_glyph("한")
 
 
+def test_stored_metrics_are_the_installed_files_own():
+    for face in fonts.FACES:
+        path = fonts.font_file(face)
+        stored = fonts._stored_metrics(face, path)
+        assert stored is not None, f"{path} is not the file printables/fontdata was made from: run tools/font_table.py"
+        assert stored == fonts.measure_face(path)
+
+
+def test_the_stored_table_spares_reading_the_font(monkeypatch):
+    fonts._metrics.cache_clear()
+    monkeypatch.setattr(fonts, "measure_face", lambda path: pytest.fail(f"read {path} although its table is stored"))
+    try:
+        assert fonts.text_width_mm("mmmm", 10) > 0
+    finally:
+        fonts._metrics.cache_clear()
+
+
+def test_another_font_file_is_measured_not_looked_up(tmp_path, monkeypatch):
+    # a different file under the regular face's name (another version of the font): its own widths
+    regular, bold = fonts.text_width_mm("Harvest", 10, "Helvetica"), fonts.text_width_mm("Harvest", 10, "Helvetica-Bold")
+    assert regular < bold
+    (tmp_path / "NotoSans-Regular.ttf").write_bytes(fonts.font_file("bold").read_bytes())
+    monkeypatch.setenv(fonts.FONT_DIR_ENV, str(tmp_path))
+    fonts.font_file.cache_clear()
+    fonts._metrics.cache_clear()
+    try:
+        assert fonts._stored_metrics("regular", fonts.font_file("regular")) is None
+        assert fonts.text_width_mm("Harvest", 10, "Helvetica") == bold
+    finally:
+        fonts.font_file.cache_clear()
+        fonts._metrics.cache_clear()
+
+
 def test_an_unknown_font_name_is_refused():
     with pytest.raises(ValueError, match="font 'Comic'"):
         fonts.face_of("Comic")

@@ -37,10 +37,9 @@ def test_help_names_the_parameters():
         (["--preset", "nope"], "'nope'"),
         (["--seeds", "9"], "these pits hold 31 seeds of 10.5 mm but games with 9 per pit on 2x6 need 60"),
         (["--seeds", "6", "--thickness", "12", "--pit-depth", "10"], "--seeds 6"),
-        # Eight pits a row, 5 seeds each, on the default pits: the hint names the ways out.
-        (["--pits", "8", "--seeds", "5"], "need 39 (99.9th percentile); use deeper or larger pits (--pit-depth"
-                                          " with --thickness, or a --size to fill), smaller seeds, or the preset"
-                                          " giuthi-9seeds or giuthi-2x8"),
+        # Eight pits a row, 5 seeds each, on the default pits: the hint names ways out that work.
+        (["--pits", "8", "--seeds", "5"], "need 39 (99.9th percentile); what holds them: --seed-diameter 9;"
+                                          " or --preset giuthi-9seeds"),
         (["--size", "160x150"], "--size 160x150: a half of this board fits the 3D45 bed"),
         (["--size", "160x145", "--pit-diameter", "30"], "give the size or the pit sizes, not both"),
         (["--size", "big"], "--size 'big': expected WIDTHxHEIGHT in mm"),
@@ -63,6 +62,56 @@ def test_a_board_too_big_for_the_bed_is_refused_with_what_fits(tmp_path):
     for dropped in (["--pit-diameter", "37.5"], ["--size", "245x145"]):
         assert "these stores hold" in invoke("giuthi", "--show", "--pits", "10", *dropped).output
     assert invoke("giuthi", "--show", "--pits", "8", "--pit-diameter", "45").exit_code == 0
+
+
+def _with_fix(args: list[str], fix: str) -> list[str]:
+    """``args`` changed as a capacity refusal's fix says: its options replace the same ones typed."""
+    args = list(args)
+    if fix.startswith("leave out "):
+        left, _, fix = fix.removeprefix("leave out ").partition(" and use ")
+        for flag in re.findall(r"--[a-z-]+", left):
+            i = args.index(flag)
+            del args[i:i + 2]
+    tokens = fix.split()
+    for flag in tokens[::2]:
+        if flag in args:
+            i = args.index(flag)
+            del args[i:i + 2]
+    return args + tokens
+
+
+@pytest.mark.parametrize("args", [
+    ["--pits", "10"],
+    ["--preset", "giuthi-2x8", "--seeds", "5"],
+    ["--pits", "8", "--seeds", "5"],
+    ["--pits", "8", "--seeds", "5", "--size", "245x145"],
+    ["--seeds", "9"],
+    ["--pits", "10", "--seeds", "9"],
+    ["--preset", "giuthi-travel", "--seeds", "6"],
+    ["--pits", "10", "--seeds", "9", "--pit-diameter", "16", "--pit-length", "16"],
+])
+def test_every_fix_a_capacity_refusal_names_is_accepted(args):
+    result = invoke("giuthi", "--show", *args)
+    assert result.exit_code == 2, result.output
+    _, found, fixes = result.output.strip().partition("what holds them: ")
+    assert found, result.output
+    fixes = fixes.split("; or ")
+    # Never the preset already in use, never the old advice that did not work.
+    if "--preset" in args:
+        assert not any(f"--preset {args[args.index('--preset') + 1]}" in fix for fix in fixes), fixes
+    assert "--size to fill" not in result.output
+    for fix in fixes:
+        fixed = _with_fix(args, fix)
+        ran = invoke("giuthi", "--show", *fixed)
+        assert ran.exit_code == 0, (fixed, ran.output)
+
+
+def test_a_capacity_fix_that_does_not_hold_the_seeds_is_not_named():
+    # 2x10: neither the largest plan nor deeper pits grow the stores (62 of 63): not named.
+    result = invoke("giuthi", "--show", "--pits", "10")
+    assert "--size" not in result.output and "--pit-depth" not in result.output
+    assert "these stores hold 62" in invoke("giuthi", "--show", "--pits", "10", "--size", "245x145").output
+    assert "--seed-diameter 10" in result.output
 
 
 def test_an_output_folder_that_cannot_be_made_is_refused_before_modelling(tmp_path):
@@ -145,7 +194,7 @@ def test_the_whole_set_is_written_and_every_file_passes_its_checks(tmp_path, mon
     assert any(n.startswith("giuthi-seeds-12-") and n.endswith(".stl") for n in names)
     data = json.loads((out / manifest).read_text())
     assert data["params"]["pits_per_row"] == 6
-    assert data["rules"] == {"file": "giuthi-rules.pdf", "paper": "a4"}
+    assert data["rules"] == {"file": "giuthi-rules.pdf", "paper": "a4", "lang": "en"}
     seeds_stl = next(n for n in names if n.startswith("giuthi-seeds-12-") and n.endswith(".stl"))
     assert data["3mf"] == {"left": f"giuthi-board-left-{stem}.3mf", "right": f"giuthi-board-right-{stem}.3mf",
                            "seeds": seeds_stl[:-4] + ".3mf"}
@@ -155,3 +204,37 @@ def test_the_whole_set_is_written_and_every_file_passes_its_checks(tmp_path, mon
     for path in expand(out):
         results = check_file(path)
         assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
+
+
+def test_rules_sheet_validates_only_pits_and_seeds(tmp_path):
+    # 2x10 with the default pits cannot be made (stores), but its rules sheet can be printed.
+    assert invoke("giuthi", "--show", "--pits", "10").exit_code == 2
+    out = tmp_path / "r10.pdf"
+    result = invoke("giuthi", "--rules", "--pits", "10", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    results = check_file(out)
+    assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
+    assert '"pits_per_row": 10' in str(__import__("pypdf").PdfReader(out).metadata.get("/Subject"))
+    # The preset's pits count; the rule-core options are still validated.
+    eight = invoke("giuthi", "--rules", "--preset", "giuthi-2x8", "--seeds", "5", "-o", str(tmp_path / "r8.pdf"))
+    assert eight.exit_code == 0, eight.output
+    assert_one_line_error(invoke("giuthi", "--rules", "--pits", "7", "-o", str(tmp_path / "x.pdf")), "--pits 7")
+    assert_one_line_error(invoke("giuthi", "--rules", "--seeds", "10", "-o", str(tmp_path / "x.pdf")), "--seeds 10")
+    assert not (tmp_path / "x.pdf").exists()
+
+
+@pytest.mark.parametrize("pits", [6, 8, 10])
+def test_the_legends_example_lap_is_the_rule_cores_on_this_board(pits):
+    from printables.cli.giuthi import show_legend
+    from printables.rules import giuthi as g
+
+    legend = show_legend(pits, 4)
+    said = re.search(r"'5 from 4 cw to (\d+): relay' = 5 seeds lifted from pit 4, sown\s+clockwise, the last one"
+                     r" into pit (\d+)", legend)
+    assert said and said.group(1) == said.group(2), legend
+    # Sow 5 seeds from pit 4 clockwise on a board of this size with the rule core: where the last one falls.
+    pits_list = [1] * (2 * pits)
+    pits_list[4] = 5
+    trace = g.apply_traced(g.State(tuple(pits_list), (0, 0), g.SOUTH), g.Move.parse("4cw"))
+    assert trace.laps[0].end == int(said.group(1))
+    assert "go on forever" in legend

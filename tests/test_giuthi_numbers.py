@@ -66,6 +66,22 @@ def test_readme_card_and_manifest_agree_on_sizes_band_and_screws():
     assert f"{seeds['prints']} prints x {seeds['per_print']} = " in card
 
 
+def test_preset_descriptions_say_the_boards_thickness_and_knuckle_height():
+    """Each model preset's description: "T mm thick" = thickness_mm, "(K mm at the hinge knuckles)" = as printed."""
+    checked = 0
+    for preset in all_presets(()):
+        if preset.kind != "giuthi-board":
+            continue
+        board = model_params("giuthi-board", preset.params, preset.name)
+        thick = re.search(r"([\d.]+) mm thick", preset.description)
+        assert thick and float(thick.group(1)) == board.thickness_mm, (preset.name, preset.description)
+        knuckles = re.search(r"\(([\d.]+) mm at the hinge knuckles\)", preset.description)
+        if knuckles:
+            assert knuckles.group(1) == f"{board.half_size_mm()[2]:g}", (preset.name, board.half_size_mm())
+            checked += 1
+    assert checked  # the default names its knuckles' height
+
+
 @pytest.mark.slow
 def test_readme_times_are_the_cards(tmp_path):
     """Build the default set with the slicer; the README's time and filament are the card's, rounded."""

@@ -819,3 +819,49 @@ def test_gcode_roles_count_printing_moves_not_unretractions():
     printed = unretract_only + "G1 X6 Y5 E0.25\n"
     assert parse_gcode(printed + closing, "t.stl").support_mm == 0.25
     assert parse_gcode(printed + closing, "t.stl").print_time_s == 62
+
+
+@pytest.mark.parametrize("lang, word", [("ko", "기우티"), ("tr", "Giuthi")])
+def test_a_set_in_another_language_has_its_rules_sheet_in_it_and_says_so(tmp_path, monkeypatch, lang, word):
+    """``giuthi --lang`` builds the set with the rules sheet in that language (no CadQuery: parts are stubbed)."""
+    import json
+
+    from click.testing import CliRunner
+
+    import printables.cad.giuthi_board as cad_board
+    import printables.cad.giuthi_seeds as cad_seeds
+    import printables.models as models
+    from printables.check.dispatch import check_file
+    from printables.cli import main
+
+    def write_board(p, halves, out_dir, step=True):
+        names = {side: f"{p.part_name(side)}.stl" for side in ("left", "right")}
+        for name in names.values():
+            (out_dir / name).write_bytes(b"")
+        path = out_dir / cad_board.manifest_name(p)
+        path.write_text(json.dumps(cad_board.manifest(p, names)))
+        return [out_dir / n for n in names.values()] + [path]
+
+    def build_seeds(params, out_dir):
+        (out_dir / stl_name(params)).write_bytes(b"")
+        return [out_dir / stl_name(params)]
+
+    monkeypatch.setattr(cad_board, "build_halves", lambda p: {})
+    monkeypatch.setattr(cad_board, "write_board", write_board)
+    monkeypatch.setattr(cad_seeds, "build_seeds", build_seeds)
+    monkeypatch.setattr(models, "write_3mfs", lambda stls, profile: [s.with_suffix(".3mf") for s in stls
+                                                                     if s.with_suffix(".3mf").write_bytes(b"") is not None])
+    out = tmp_path / "set"
+    result = CliRunner().invoke(main, ["giuthi", "--lang", lang, "--no-slice", "--no-previews", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads(next(out.glob("giuthi-board-*.json")).read_text())
+    assert manifest["rules"] == {"file": "giuthi-rules.pdf", "paper": "a4", "lang": lang}
+    sheet = out / "giuthi-rules.pdf"
+    from pypdf import PdfReader
+
+    reader = PdfReader(sheet)
+    assert word in reader.pages[0].extract_text() and json.loads(reader.metadata["/Subject"])["lang"] == lang
+    failed = [str(r) for r in check_file(sheet) if not r.ok]
+    assert not failed, failed
+    card = [r for r in check_file(out / "giuthi-print-settings.pdf") if not r.ok]
+    assert not card, [str(r) for r in card]

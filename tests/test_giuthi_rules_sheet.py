@@ -99,8 +99,8 @@ def test_wrong_offers_or_score_fail(tmp_path):
     examples[k5] = dataclasses.replace(examples[k5], notes=(not_offered.replace("Not offered", "Offered now").split(" (")[0] + ".",
                                                             offered.replace("Offered now", "Not offered")[:-1] + " (x)."))
     kend = EXAMPLE_KEYS.index("the end")
-    score = examples[kend].notes[0]
-    examples[kend] = dataclasses.replace(examples[kend], notes=(score.replace("South wins", "North wins"),))
+    why, score = examples[kend].notes
+    examples[kend] = dataclasses.replace(examples[kend], notes=(why, score.replace("South wins", "North wins")))
     failures = _failures(_write(tmp_path, rules_document(6, 4, examples=tuple(examples))))
     assert set(failures) == {"diagram 5 (rule 5b)", "diagram 7 (the end)"}, failures
     assert "the rule core offers" in failures["diagram 5 (rule 5b)"]
@@ -148,3 +148,35 @@ def test_every_board_the_rule_core_allows_has_every_example():
     for pits in range(rules.MIN_PITS_PER_ROW, rules.MAX_PITS_PER_ROW + 1):
         for seeds in range(rules.MIN_SEEDS_PER_PIT, rules.MAX_SEEDS_PER_PIT + 1):
             assert [e.key for e in find_examples(pits, seeds)] == list(EXAMPLE_KEYS), (pits, seeds)
+
+
+@pytest.mark.parametrize("pits, seeds, paper", [(6, 4, "a4"), (8, 4, "a4"), (8, 4, "letter"), (10, 4, "letter")])
+def test_no_paragraph_is_split_across_pages(tmp_path, pits, seeds, paper):
+    from printables.layout.giuthi_rules import sections
+
+    path = _write(tmp_path, rules_document(pits, seeds, paper))
+    pages = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(path).pages]
+    for _, paragraphs, _ in sections(pits, seeds):
+        for paragraph in paragraphs:
+            text = " ".join(paragraph.split())
+            assert sum(text in page for page in pages) == 1, text[:60]
+
+
+def test_the_end_diagram_says_why_the_game_ended():
+    from printables.layout.giuthi_rules import end_note
+
+    for pits, seeds in ((6, 4), (8, 4), (10, 9)):
+        end_example = find_examples(pits, seeds)[-1]
+        start = end_example.boards[0]
+        end = rules.apply_traced(rules.State(start.pits, start.stores, end_example.player), end_example.move).state
+        assert end_example.notes[0] == end_note(end) and end_example.notes[0].startswith("The game is over: ")
+    # Drawn boards, each end the sheet shows on its own (ASCII: South's row first, then North's).
+    #   no pit holds 2:  South 1 0 0 0 0 1 | North 1 1 0 0 0 0
+    quiet = rules.State((1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0), (20, 24), rules.SOUTH)
+    assert end_note(quiet) == ("The game is over: no pit on either side holds 2 or more seeds,"
+                               " so neither player can move.")
+    #   North's row empty: South 3 0 2 0 0 1 | North 0 0 0 0 0 0
+    bare = rules.State((3, 0, 2, 0, 0, 1, 0, 0, 0, 0, 0, 0), (20, 22), rules.SOUTH)
+    assert end_note(bare) == "The game is over: North's pits are all empty."
+    with pytest.raises(ValueError):
+        end_note(rules.initial_state(6, 4))

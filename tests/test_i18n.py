@@ -209,13 +209,3 @@ def test_a_translated_line_reads_back_into_its_english():
     assert book.english("그림 2 (한 차례): 남쪽의 수: 1cw") == "Diagram 2 (a turn): South plays 1cw"
     assert book.english("합계") == "Total"
     assert book.english("처음 보는 문장") is None
-
-
-def test_giuthi_lang_without_rules_is_refused_in_one_line(tmp_path):
-    from click.testing import CliRunner
-
-    from printables.cli import main
-
-    result = CliRunner().invoke(main, ["giuthi", "--lang", "ko", "-o", str(tmp_path / "set")])
-    assert result.exit_code == 2 and "--lang ko: only the rules sheet is translated" in result.output
-    assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "set").exists()

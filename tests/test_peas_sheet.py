@@ -145,6 +145,11 @@ def test_own_mask_is_measured_and_named_as_such(tmp_path):
         (["--postcard", "a5"], "'a5'"),
         (["--paper", "a3"], "'a3'"),
         (["--bleed", "2"], "'2'"),
+        # Borderless only where it holds more cards: elsewhere it would only switch the safe zone off.
+        (["--postcard", "4x6", "--paper", "a4", "--borderless"],
+         "borderless: 4x6 in cards on A4 go 2 up with or without it; it only fills the sheet edge to edge for A6 cards on A4 (4 up instead of 2)"),
+        (["--paper", "letter", "--borderless"], "borderless: A6 cards on Letter go 2 up with or without it"),
+        (["--postcard", "4x6", "--paper", "letter", "--portrait", "--borderless"], "4x6 in cards on Letter go 2 up"),
     ],
 )
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, message):
@@ -177,6 +182,19 @@ def test_every_peas_preset_builds_and_passes_its_checks(tmp_path):
         assert built.ok, (path.name, [str(r) for r in built.results if not r.ok])
 
 
+def test_print_shop_preset_says_its_trim_bleed_and_page_sizes(tmp_path):
+    import re
+
+    preset = load_preset(ROOT / "templates" / "peas-a6-print-shop.toml")
+    said = dict(re.findall(r"(trim|bleed|page) (\d+ x \d+) mm", preset.description))
+    built = build_preset(preset, tmp_path)
+    assert built.ok, [str(r) for r in built.results if not r.ok]
+    page = read_pdf(built.paths[0]).pages[0]
+    size = lambda w, h: f"{round(w):g} x {round(h):g}"  # noqa: E731
+    assert said == {"trim": size(*PeaCard().card_size_mm()), "bleed": size(148 + 6, 105 + 6),
+                    "page": size(page.width, page.height)}
+
+
 # --------------------------------------------------------------------------- sizes and sheets
 
 
@@ -189,6 +207,45 @@ def test_cards_are_their_true_size_and_peas_their_true_diameter():
     assert len(peas) == 35 and {2 * c.r for c in peas} == {10.5}
     pitch = pea_layout.pea_pitch(10.5)
     assert {round(b.cx - a.cx, 6) for a, b in zip(peas, peas[1:]) if a.cy == b.cy} == {pitch}
+
+
+@pytest.mark.parametrize(
+    "card",
+    [
+        PeaCard(layout="pod", landscape=False),
+        PeaCard(landscape=False),
+        PeaCard(layout="heart", postcard="4x6", landscape=False),
+        PeaCard(landscape=False, lang="ko"),
+        PeaCard(landscape=False, lang="tr"),
+        PeaCard(layout="pod", landscape=False, lang="ko"),
+    ],
+    ids=["pod-a6", "default-a6", "heart-4x6", "default-a6-ko", "default-a6-tr", "pod-a6-ko"],
+)
+def test_portrait_rules_run_on_from_beside_the_tally_box_to_under_it(card):
+    # A portrait card sets the rules' first lines beside the tally box and the rest under it at
+    # full width: one paragraph at one leading, never a blank band in mid-sentence.
+    from printables.i18n import catalogue, drawing_in
+
+    mean = rules.EXPECTED_SMUSHED[card.layout]
+    with drawing_in(card.lang):
+        plan = pea_layout.plan_card(card, mean)
+        items = pea_layout.front(card, plan, mean)
+    assert plan.arrangement == "stacked" and plan.info and plan.summary
+    tally = next(i for i in items if isinstance(i, Rect) and (i.w, i.h) == (pea_layout.TALLY_W_MM, pea_layout.TALLY_H_MM))
+    texts = {i.text: i for i in items if isinstance(i, Text) and i.size_pt == plan.summary_pt}
+    beside = [texts[line] for line in plan.info]
+    under = [texts[line] for line in plan.summary]
+    paragraph = " ".join(i.text for i in beside + under)
+    assert paragraph == " ".join(catalogue(card.lang).phrase(pea_layout.SUMMARY).split())
+    assert {i.x for i in beside} == {tally.x + tally.w + pea_layout.BODY_GAP_MM} and {i.x for i in under} == {tally.x}
+    lead = pea_layout.line_height_mm(plan.summary_pt, 1.2)
+    steps = [round(b.y - a.y, 6) for a, b in zip(beside + under, (beside + under)[1:])]
+    assert steps == [round(lead, 6)] * len(steps), steps  # the next line is one leading on, beside or under
+    # The lines beside the box start inside its height, and the first line under it clears its
+    # bottom edge (cap height 0.75 em, the box's 0.4 mm line).
+    assert beside[0].y - 0.8 * lead >= tally.y - 1e-6
+    cap = 0.75 * plan.summary_pt * 25.4 / 72
+    assert under[0].y - cap >= tally.y + tally.h + 0.2 + 0.5
 
 
 def test_how_many_cards_fit_a_sheet():
@@ -262,6 +319,20 @@ def test_every_preset_fits_every_postcard_both_ways_with_its_back():
                 peas = _peas_of(document)
                 assert len(peas) == len(rules.LAYOUTS[name])
                 assert all(2 * c.r >= pea_params.MIN_PEA_MM for c in peas)
+
+
+def test_layout_preset_names_are_taken_in_any_case(tmp_path):
+    for typed in ("HEART", "Heart", " heart "):
+        card = PeaCard(layout=typed)
+        assert card.layout == "heart" and card.layout_name() == "heart"
+    assert PeaCard(layout="DEFAULT", rows=3, cols=4).card_layout() == rules.Layout.rectangle(3, 4)
+    out = tmp_path / "h.pdf"
+    result = run("peas", "--layout", "HEART", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert json.loads(read_pdf(out).subject)["layout_name"] == "heart"
+    # A mask stays a mask: upper-case O is not a pea.
+    with pytest.raises(pea_params.ParameterError, match="neither a preset"):
+        PeaCard(layout="OOO/O.O/OOO")
 
 
 def test_file_stems_name_layout_card_and_sheet():
@@ -403,6 +474,18 @@ def test_check_fails_on_a_card_without_its_publishers_box(tmp_path):
     kept = [i for i in document.pages[0].items if not (isinstance(i, Text) and "About the game" in i.text)]
     results = check_file(_write(tmp_path, _with_page(document, 0, kept)))
     assert failed(results) == {"publisher's box"} and "About the game" in detail(results, "publisher's box")
+
+
+def test_borderless_is_allowed_only_where_it_holds_more_cards():
+    # Butted to the edge: A6 (105 x 148) twice each way is 210 x 296 <= A4's 210 x 297, but 4x6 in
+    # (101.6 x 152.4) twice along is 304.8 > 297 (A4) and 304.8 > 279.4 (Letter), and A6 twice along is
+    # 296 > 279.4 (Letter): those stay 2 up, as they are with the 5 mm safe zone.
+    assert pea_params.borderless_gains() == {("a6", "a4"): (2, 4)}
+    for landscape in (True, False):
+        assert PeaCard(paper="a4", borderless=True, landscape=landscape).imposition().count == 4
+        for postcard, paper in (("4x6", "a4"), ("a6", "letter"), ("4x6", "letter")):
+            with pytest.raises(pea_params.ParameterError, match="go 2 up with or without it"):
+                PeaCard(postcard=postcard, paper=paper, borderless=True, landscape=landscape)
 
 
 def test_borderless_needs_a_sheet_and_no_bleed():

@@ -500,12 +500,9 @@ def _segment_distance(points: np.ndarray, loop: np.ndarray) -> float:
     a, b = loop, np.roll(loop, -1, axis=0)
     ab = b - a
     denom = np.maximum((ab**2).sum(1), 1e-18)
-    best = math.inf
-    for p in points:
-        t = np.clip(((p - a) * ab).sum(1) / denom, 0, 1)
-        d = np.sqrt(((a + t[:, None] * ab - p) ** 2).sum(1)).min()
-        best = min(best, float(d))
-    return best
+    p = points[:, None, :]  # every point against every segment at once
+    t = np.clip(((p - a) * ab).sum(2) / denom, 0, 1)
+    return float(np.sqrt(((a + t[:, :, None] * ab - p) ** 2).sum(2)).min()) if len(points) else math.inf
 
 
 def find_bores(mesh: trimesh.Trimesh, step: float = 0.25, max_radius: float = 4.0) -> list[Bore]:
@@ -514,9 +511,15 @@ def find_bores(mesh: trimesh.Trimesh, step: float = 0.25, max_radius: float = 4.
     Only the lower half of each hole is fitted, so a teardrop's pointed roof does not bias it.
     """
     y_lo, y_hi = mesh.bounds[0, 1], mesh.bounds[1, 1]
+    # Each plane is cut against the faces reaching it only (in mesh order, so the segments and their
+    # order are those of a cut against every face: the others give none); 1e-6 mm of slack is far
+    # wider than trimesh's on-plane tolerance.
+    face_y = mesh.vertices[mesh.faces, 1]
+    face_lo, face_hi = face_y.min(1) - 1e-6, face_y.max(1) + 1e-6
     found = []  # (y, x, z, r, wall)
     for y in np.arange(y_lo + step / 2 + GRID_OFFSET[0], y_hi, step):
-        seg = trimesh.intersections.mesh_plane(mesh, [0, 1, 0], [0, y, 0])
+        reaching = np.flatnonzero((face_lo <= y) & (face_hi >= y))
+        seg = trimesh.intersections.mesh_plane(mesh, [0, 1, 0], [0, y, 0], local_faces=reaching)
         if len(seg) == 0:
             continue
         loops = _loops(seg[:, :, [0, 2]])

@@ -65,7 +65,8 @@ OPTION_FIELDS = {
 @click.option("--paper", type=choice(RULES_PAPERS), default="a4", show_default=True,
               help="Paper of the rules sheet.")
 @click.option("--lang", type=choice(LANGS), default="en", show_default=True,
-              help="Language of the rules sheet (with --rules): en, ko (한국어), tr (Türkçe); the print card is English.")
+              help="Language of the rules sheet (alone with --rules, or in the set): en, ko (한국어), tr (Türkçe);"
+                   " the print card is English so far.")
 @click.option("--game-seed", type=WHOLE, default=1, show_default=True, help="Seed of the --show game.")
 @click.option("-o", "--output", default=None,
               help="Folder for the set [default: output/giuthi]; with --rules, the PDF to write"
@@ -76,39 +77,57 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
     """Giuthi board halves and seed sprue (STL, 3MF, STEP), slicer profile, print card, rules sheet and previews."""
     from printables.build import all_presets
     from printables.errors import ParameterError
-    from printables.models import build_giuthi, model_params
+    from printables.models import CAPACITY_ADVICE, CapacityError, build_giuthi, capacity_fixes, model_params
 
-    mapping: dict = {}
+    base: dict = {}
+    presets: dict = {}
+    if preset is not None or not rules_only:
+        try:
+            presets = {p.name: p.params for p in all_presets(preset_folders) if p.kind == "giuthi-board"}
+        except ParameterError:
+            if preset is not None:
+                raise
     if preset is not None:
-        presets = {p.name: p for p in all_presets(preset_folders) if p.kind == "giuthi-board"}
         if preset not in presets:
             known = ", ".join(sorted(presets)) or "none found (run inside the printables project, or give --presets DIR)"
             raise click.BadParameter(f"{preset!r}: use one of {known}", param_hint="'--preset'")
-        mapping.update(presets[preset].params)
-    mapping.update({OPTION_FIELDS[k]: v for k, v in options.items() if v is not None})
-    # Every option is validated, --show included: a sample game for a board that cannot be made
-    # would teach the rules of a board the user cannot print.
+        base.update(presets[preset])
+    given = {OPTION_FIELDS[k]: v for k, v in options.items() if v is not None}
+    mapping = {**base, **given}
+    param = next(p for p in ctx.command.params if p.name == "output")
+    if rules_only:
+        # The rules sheet needs only the rule core's numbers: a 2x10 sheet can be printed for a
+        # board made elsewhere, even when this project's default pits could not hold its seeds.
+        from printables.models import write_rules_sheet
+        from printables.params.giuthi_board import GiuthiBoardParams, validate_counts
+
+        pits = mapping.get("pits_per_row", GiuthiBoardParams.pits_per_row)
+        seeds = mapping.get("seeds_per_pit", GiuthiBoardParams.seeds_per_pit)
+        try:
+            validate_counts(pits, seeds)
+        except ParameterError as error:
+            raise ParameterError(_in_option_names(str(error))) from None
+        suffix = "" if lang == "en" else f"-{lang}"
+        default = Path("output/giuthi-rules") / f"giuthi-rules-2x{pits}-{seeds}seeds-{paper}{suffix}.pdf"
+        path = default if output is None else OUTPUT_PDF.convert(output, param, ctx)
+        click.echo(str(write_rules_sheet(pits, seeds, path, paper, lang)))
+        return
+    # Every other option is validated, --show included: a sample game for a board that cannot be
+    # made would teach the rules of a board the user cannot print.
     try:
         board = model_params("giuthi-board", mapping, "giuthi")
+    except CapacityError as error:
+        fixes = capacity_fixes(error.board, base, given, presets, preset)
+        advice = (f" what holds them: {'; or '.join(fixes)}" if fixes
+                  else " no smaller seeds, preset, plan or seed count holds them")
+        raise ParameterError(_in_option_names(str(error).removesuffix(CAPACITY_ADVICE)) + advice) from None
     except ParameterError as error:
         raise ParameterError(_in_option_names(str(error))) from None
     if show:
         _show_game(board.pits_per_row, board.seeds_per_pit, game_seed)
         return
-    if lang != "en" and not rules_only:
-        raise ParameterError(f"--lang {lang}: only the rules sheet is translated so far; add --rules "
-                             "(the set's print card and rules sheet are English)")
-    param = next(p for p in ctx.command.params if p.name == "output")
-    if rules_only:
-        from printables.models import write_rules_sheet
-
-        suffix = "" if lang == "en" else f"-{lang}"
-        default = Path("output/giuthi-rules") / f"giuthi-rules-2x{board.pits_per_row}-{board.seeds_per_pit}seeds-{paper}{suffix}.pdf"
-        path = default if output is None else OUTPUT_PDF.convert(output, param, ctx)
-        click.echo(str(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, path, paper, lang)))
-        return
     folder = DEFAULT_OUTPUT if output is None else OUTPUT_FOLDER.convert(output, param, ctx)
-    written = build_giuthi(board, folder, slice_parts=slice_parts, previews=previews, paper=paper,
+    written = build_giuthi(board, folder, slice_parts=slice_parts, previews=previews, paper=paper, lang=lang,
                            progress=lambda message: click.echo(f"… {message}", err=True))
     for path in written:
         click.echo(str(path))
@@ -137,6 +156,7 @@ LAP_END_MEANINGS = {
 def show_legend(pits: int, seeds: int) -> str:
     """The notation of ``--show`` explained, for a 2 x ``pits`` board with ``seeds`` per pit."""
     last = 2 * pits - 1
+    end = (4 - 5) % (2 * pits)  # the example lap: 5 seeds from pit 4, clockwise (to lower numbers)
     lines = [
         f"How to read this game (Giuthi, 2x{pits}, {seeds} seeds per pit; full rules: printables giuthi --rules):",
         f"  Each board: the small numbers above and below the rows are pit numbers, 0 to {last} anticlockwise;",
@@ -144,9 +164,10 @@ def show_legend(pits: int, seeds: int) -> str:
         "  The other numbers are seeds. 'North [  0]' is North's store (left), '[  0] South' South's (right).",
         "  A move: '4cw' = take every seed of pit 4 and sow clockwise (to lower numbers), '4ccw' anticlockwise",
         f"  (to higher numbers; {last} and 0 are neighbours). Under a board, 'sowing again' means the same",
-        "  player chooses again within the same turn. 'pass': none of the player's pits holds 2 or more seeds.",
-        "  In brackets, each lap of the move: '5 from 4 cw to 11: relay' = 5 seeds lifted from pit 4, sown",
-        "  clockwise, the last one into pit 11; then how the lap ended ('crossed': a seed of this turn has",
+        "  player chooses again within the same turn. 'pass': none of the player's pits holds 2 or more seeds,",
+        "  or every sowing they could choose would go on forever.",
+        f"  In brackets, each lap of the move: '5 from 4 cw to {end}: relay' = 5 seeds lifted from pit 4, sown",
+        f"  clockwise, the last one into pit {end}; then how the lap ended ('crossed': a seed of this turn has",
         "  already fallen into the opponent's row):",
     ]
     width = max(len(word) for word in LAP_END_MEANINGS)

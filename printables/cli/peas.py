@@ -19,7 +19,7 @@ from printables.params.peas import POSTCARDS, SHEET_PAPERS
     'printables peas --layout heart --postcard 4x6',
 ))
 @click.option("--layout", default="default", show_default=True,
-              help="A preset (default, easy, pod, heart) or a mask of rows of 'o' (pea) and '.' (none), e.g. ooo/o.o/ooo.")
+              help="A preset (default, easy, pod, heart; any case) or a mask of rows of 'o' (pea) and '.' (none), e.g. ooo/o.o/ooo.")
 @click.option("--rows", type=WHOLE, default=None, help="A full rectangle of peas this many rows high (instead of --layout).")
 @click.option("--cols", type=WHOLE, default=None, help="A full rectangle of peas this many columns wide (instead of --layout).")
 @click.option("--postcard", type=choice(POSTCARDS), default="a6", show_default=True,
@@ -30,10 +30,10 @@ from printables.params.peas import POSTCARDS, SHEET_PAPERS
 @click.option("--bleed", type=choice(["0", "3"]), default="0", show_default=True,
               help="Bleed in mm: the card's colour runs this far past the trim.")
 @click.option("--pea", "pea_mm", type=DECIMAL, default=None,
-              help="Pea diameter in mm (at least 10, to write a digit in); default: the largest up to 14 that fits.")
+              help="Pea diameter in mm, 10 to 20 (10 to write a digit in); default: the largest up to 14 that fits.")
 @click.option("--back", is_flag=True, help="Add a back page with the full rules, for double-sided printing (flip on long edge).")
 @click.option("--borderless", is_flag=True,
-              help="Butt the cards to the paper's edge (4 x A6 on A4): only for a printer that prints to the edge.")
+              help="Butt the cards to the paper's edge (4 x A6 on A4, the only sheet it changes): only for a printer that prints to the edge.")
 @LANG_OPTION
 @click.option("-o", "--output", type=OUTPUT_PDF, default=None,
               help="PDF to write [default: output/peas/<parameters>.pdf].")

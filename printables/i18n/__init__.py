@@ -21,7 +21,6 @@ import dataclasses
 import functools
 import json
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -156,6 +155,8 @@ def catalogue(lang: str) -> Catalogue:
     lang = require_lang(lang)
     if lang == DEFAULT_LANG:
         return Catalogue(lang, {}, (), {})
+    import tomllib  # only when a sheet is drawn in another language: a start-up cost otherwise
+
     data = tomllib.loads((CATALOGUE_DIR / f"{lang}.toml").read_text(encoding="utf-8"))
     patterns = []
     for english, translation in data.get("pattern", {}).items():

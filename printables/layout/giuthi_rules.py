@@ -207,11 +207,27 @@ def _match(key: str, start: rules.State, move: rules.Move, trace: rules.TurnTrac
         verdict = {rules.SOUTH: "South wins", rules.NORTH: "North wins", None: "a draw"}[result.winner]
         n = end.pits_per_row
         notes = (
+            end_note(end),
             f"Score: South {south} (store {end.stores[0]} + {sum(end.pits[:n])} in pits),"
             f" North {north} (store {end.stores[1]} + {sum(end.pits[n:])} in pits): {verdict}.",
         )
         return Example(key, player, move, boards_of_turn(start, move, trace), notes)
     return None
+
+
+def end_note(end: rules.State) -> str:
+    """Why the game is over at ``end``, in the words of the rules (the diagram's first note)."""
+    reason = rules.end_reason(end)
+    n = end.pits_per_row
+    if reason is rules.EndReason.SIDE_EMPTY:
+        empty = rules.PLAYER_NAMES[rules.SOUTH if not any(end.pits[:n]) else rules.NORTH]
+        return f"The game is over: {empty}'s pits are all empty."
+    if reason is rules.EndReason.NO_MOVES:
+        if max(end.pits) < rules.MIN_SEEDS_TO_SOW:
+            return (f"The game is over: no pit on either side holds {rules.MIN_SEEDS_TO_SOW} or more seeds,"
+                    " so neither player can move.")
+        return "The game is over: every sowing either player could choose would go on forever."
+    raise ValueError(f"the end diagram needs an end the board shows, not {reason}")
 
 
 @lru_cache(maxsize=None)
@@ -364,14 +380,15 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
     number = 0
     for heading, paragraphs, keys in sections(pits_per_row, seeds_per_pit):
         lines = [wrap(p, width, TEXT_PT) for p in paragraphs]
-        first = lines[0][:2]
-        need(line_height_mm(HEADING_PT) + 2 + len(first) * line_height_mm(TEXT_PT))
+        # A paragraph is never split across pages (a rule read in two halves is misread); the
+        # heading stays with its first paragraph.
+        need(line_height_mm(HEADING_PT) + 2 + len(lines[0]) * line_height_mm(TEXT_PT))
         y += line_height_mm(HEADING_PT)
         pages[-1].append(Text(x, y, heading, HEADING_PT, "Helvetica-Bold"))
         y += 2.0
         for para in lines:
+            need(len(para) * line_height_mm(TEXT_PT))
             for line in para:
-                need(line_height_mm(TEXT_PT))
                 y += line_height_mm(TEXT_PT)
                 pages[-1].append(Text(x, y, line, TEXT_PT))
             y += 1.2

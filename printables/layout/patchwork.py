@@ -409,47 +409,45 @@ def _greedy_pack(cols: int, rows: int, order: list[int]) -> list[list[Placed]] |
     pages: list[list[Placed]] = []
     remaining = list(order)
     while remaining:
-        filled = [[False] * cols for _ in range(rows)]
+        filled = 0  # bit r * cols + c set: square (r, c) is taken
         placed: list[Placed] = []
         for r in range(rows):
             for c in range(cols):
-                if filled[r][c]:
+                at = r * cols + c
+                if filled >> at & 1:
                     continue
+                free = ~filled >> at  # bit k clear: the square k places after (r, c) is taken
                 for pid in remaining:
-                    hit = _fit(filled, r, c, pid)
-                    if hit is not None:
-                        placed.append(hit)
-                        remaining.remove(pid)
-                        for rr, cc in hit.cells():
-                            filled[rr][cc] = True
-                        break
+                    # Every square before (r, c) is filled, so (r, c) must take the shape's first cell.
+                    for o, ar, ac, below, left, right, mask in _anchored_masks(pid, cols):
+                        if r + below < rows and c >= left and c + right < cols and free & mask == mask:
+                            placed.append(Placed(pid, o, r - ar, c - ac))
+                            remaining.remove(pid)
+                            filled |= mask << at
+                            break
+                    else:
+                        continue
+                    break
         if not placed:
             return None  # some patch is larger than the page
         pages.append(placed)
     return pages
 
 
-def _fit(filled: list[list[bool]], r: int, c: int, pid: int) -> Placed | None:
-    """The first orientation of a patch covering (r, c) with its first cell, if it fits."""
-    rows, cols = len(filled), len(filled[0])
-    # Every cell before (r, c) is filled, so (r, c) must take the shape's first cell.
-    for o, ar, ac, offsets in _anchored(pid):
-        for dr, dc in offsets:
-            rr, cc = r + dr, c + dc
-            if not (0 <= rr < rows and 0 <= cc < cols) or filled[rr][cc]:
-                break
-        else:
-            return Placed(pid, o, r - ar, c - ac)
-    return None
-
-
 @lru_cache(maxsize=None)
-def _anchored(pid: int) -> tuple[tuple[int, int, int, tuple[tuple[int, int], ...]], ...]:
-    """Each orientation of a patch: (orientation, first cell's row and column, cells from the first)."""
+def _anchored_masks(pid: int, cols: int) -> tuple[tuple[int, int, int, int, int, int, int], ...]:
+    """Each orientation of a patch on a lattice ``cols`` wide: (orientation, first cell's row and
+    column, rows below it, columns left and right of it, cells as bits counted from it)."""
     found = []
     for o, shape in enumerate(rules.PATCHES[pid].orientations):
         ar, ac = min(shape)
-        found.append((o, ar, ac, tuple((sr - ar, sc - ac) for sr, sc in shape)))
+        offsets = [(sr - ar, sc - ac) for sr, sc in shape]
+        below = max(dr for dr, _ in offsets)
+        left = -min(dc for _, dc in offsets)
+        right = max(dc for _, dc in offsets)
+        if left + right >= cols:
+            continue  # wider than the lattice: never fits (and its bits would wrap)
+        found.append((o, ar, ac, below, left, right, sum(1 << (dr * cols + dc) for dr, dc in offsets)))
     return tuple(found)
 
 
@@ -633,6 +631,12 @@ def spiral_spaces(space_mm: float) -> list[Space]:
     Walking inwards from 0 the spiral turns clockwise on the page; spaces are one space plus a
     gap apart along the spiral and the turns one space plus a gap apart, so nothing overlaps.
     """
+    return list(_spiral_spaces(space_mm))
+
+
+@lru_cache(maxsize=None)
+def _spiral_spaces(space_mm: float) -> tuple[Space, ...]:
+    """``spiral_spaces`` computed once per size (a sheet sizes its track more than once)."""
     r_space = space_mm / 2
     r_centre = CENTRE_SCALE * r_space
     pitch = space_mm + RING_GAP_MM
@@ -659,7 +663,7 @@ def spiral_spaces(space_mm: float) -> list[Space]:
     for position, radius, t in places:
         angle = -math.pi / 2 + (outer_t - t)  # position 0 at the top; inward is clockwise
         spaces.append(Space(position, radius * math.cos(angle), radius * math.sin(angle), r_space))
-    return sorted(spaces, key=lambda s: s.position)
+    return tuple(sorted(spaces, key=lambda s: s.position))
 
 
 def _extent(spaces: list[Space]) -> tuple[float, float, float, float]:

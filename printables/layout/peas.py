@@ -53,6 +53,8 @@ from printables.params.peas import (
     MAX_PEA_MM,
     MIN_PEA_MM,
     Imposition,
+    PAPER_WORDS,
+    POSTCARD_WORDS,
     PeaCard,
     expected_smushed,
 )
@@ -76,6 +78,7 @@ MIN_PEA_GAP_MM = 2.5
 COLUMN_MIN_MM = 40.0  # a column of rules narrower than this reads badly
 COLUMN_MAX_MM = 56.0
 TALLY_H_MM = 15.0
+TALLY_CLEAR_MM = 1.0  # between the tally box's bottom and the top of the rules' first full-width line
 TALLY_W_MM = 46.0  # when the tally box sits under the peas
 SCORE_BOX_MM = 9.0
 SCALE_BAR_MM = 50.0
@@ -134,8 +137,8 @@ def difficulty_line(mean: float) -> str:
     return f"Difficulty: {rules.difficulty_text(mean)} (simulated games)."
 
 
-POSTCARD_NAMES = {"a6": "A6", "4x6": "4x6 in"}
-PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
+POSTCARD_NAMES = POSTCARD_WORDS
+PAPER_NAMES = PAPER_WORDS
 
 
 # --------------------------------------------------------------------------- planning the front
@@ -230,18 +233,25 @@ def _try_plan(
         info = [line for text in info_texts for line in wrap(text, column_w, INFO_PT)]
         used = TALLY_H_MM + gap + _lines_h(len(summary), summary_pt) + (1.5 + _lines_h(len(info), INFO_PT) if info else 0.0)
     else:
-        # The rules start beside the tally box and run on under it at the body's full width.
+        # The rules start beside the tally box and run on under it at the body's full width, one
+        # paragraph at one leading: the last line beside the box is followed by the first under it.
         column_w = body_w - TALLY_W_MM - gap
         if block_w > body_w:
             return None
         narrow = wrap(SUMMARY, column_w, summary_pt)
-        k = int(TALLY_H_MM // line_height_mm(summary_pt, 1.2))
+        k = beside_tally_lines(summary_pt)
         info = narrow[:k]
         summary = wrap(" ".join(narrow[k:]), body_w, summary_pt) if narrow[k:] else []
-        used = block_h + gap + TALLY_H_MM + gap + _lines_h(len(summary), summary_pt)
+        used = block_h + gap + TALLY_H_MM + TALLY_CLEAR_MM + _lines_h(len(summary), summary_pt)
     if used > body_h + 1e-9:
         return None
     return CardPlan(pea, pea_pitch(pea), arrangement, column_w, summary_pt, tuple(summary), tuple(info), top, bottom)
+
+
+def beside_tally_lines(size_pt: float) -> int:
+    """How many lines of the rules stand beside the tally box on a stacked (portrait) card: as many
+    as fit from the box's top down to where the full-width lines under the box begin."""
+    return int((TALLY_H_MM + TALLY_CLEAR_MM) // line_height_mm(size_pt, 1.2))
 
 
 def _arrangements(card: PeaCard) -> tuple[str, str]:
@@ -396,17 +406,18 @@ def front(card: PeaCard, plan: CardPlan, mean: float) -> list[Item]:
         y += summary_h + 1.5
         items += _text_lines(column_x, y, plan.info, INFO_PT, colour=INK_GREY)
     else:
-        row_h = TALLY_H_MM
-        slack = (bottom - top) - (block_h + gap + row_h + gap + summary_h)
-        # Spare height shared above the peas, between them and the rules, and under the rules; the
-        # rules run on from beside the tally box to under it without a gap.
+        under = TALLY_H_MM + TALLY_CLEAR_MM  # from the box's top to the first full-width line
+        slack = (bottom - top) - (block_h + gap + under + summary_h)
+        # Spare height shared above the peas, between them and the rules, and under the rules.
         y = top + slack / 3
         items += _peas(layout, SAFE_MM + (body_w - block_w) / 2, y, plan.pea, plan.pitch)
         y += block_h + gap + slack / 3
         items += _tally(SAFE_MM, y, TALLY_W_MM)
-        items += _text_lines(SAFE_MM + TALLY_W_MM + gap, y - 0.6, plan.info, plan.summary_pt)
-        y += row_h + gap
-        items += _text_lines(SAFE_MM, y - gap + 0.6 * line_height_mm(plan.summary_pt, 1.2), plan.summary, plan.summary_pt)
+        # One paragraph at one leading: its lines beside the box end where the lines under it
+        # begin, so the sentence runs on from the last line beside the box to the next line.
+        beside_h = beside_tally_lines(plan.summary_pt) * line_height_mm(plan.summary_pt, 1.2)
+        items += _text_lines(SAFE_MM + TALLY_W_MM + gap, y + under - beside_h, plan.info, plan.summary_pt)
+        items += _text_lines(SAFE_MM, y + under, plan.summary, plan.summary_pt)
     items += _foot_items(card, card_w, card_h, mean)
     return items
 

@@ -119,12 +119,21 @@ def wrap(text: str, width_mm: float, size_pt: float, font: str = "Helvetica") ->
     localised = wrap_active(text, width_mm, size_pt, font)
     if localised is not None:
         return localised
+    from printables import fonts
+
+    # English: widths add up in whole font units (advances, no kerning), so a line is measured
+    # once, not again for every word added to it.
     lines: list[str] = []
+    line_units = 0
     for word in text.split():
-        if lines and text_width_mm(f"{lines[-1]} {word}", size_pt, font) <= width_mm:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
+        if lines:
+            units = line_units + fonts.advance_units(f" {word}", font)
+            if fonts.units_to_mm(units, size_pt, font) <= width_mm:
+                lines[-1] = f"{lines[-1]} {word}"
+                line_units = units
+                continue
+        lines.append(word)
+        line_units = fonts.advance_units(word, font)
     return lines
 
 

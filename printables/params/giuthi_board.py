@@ -236,22 +236,27 @@ def _integer(name: str, value: Any, low: int, high: int) -> None:
         raise ParameterError(f"{name}={value}: allowed {low} to {high}")
 
 
-def _validate(p: GiuthiBoardParams, bed: bool = True) -> None:
-    """Raise ParameterError naming the values when ``p`` cannot be built or printed (on the bed)."""
+def validate_counts(pits_per_row: Any, seeds_per_pit: Any) -> None:
+    """Raise ParameterError unless the counts are a folding board's: even pits 6 to 10, seeds 4 to 9."""
     # The rule core plays 5 to 10 pits per row; a board that folds between its halves needs an even count.
     evens = [n for n in range(giuthi.MIN_PITS_PER_ROW, giuthi.MAX_PITS_PER_ROW + 1) if n % 2 == 0]
-    if isinstance(p.pits_per_row, int) and not isinstance(p.pits_per_row, bool) and not (
-            giuthi.MIN_PITS_PER_ROW <= p.pits_per_row <= giuthi.MAX_PITS_PER_ROW):
-        raise ParameterError(f"pits_per_row={p.pits_per_row}: a folding board has {', '.join(map(str, evens))} pits per row")
-    _integer("pits_per_row", p.pits_per_row, giuthi.MIN_PITS_PER_ROW, giuthi.MAX_PITS_PER_ROW)
-    if p.pits_per_row % 2:
-        evens = [n for n in (p.pits_per_row - 1, p.pits_per_row + 1)
+    if isinstance(pits_per_row, int) and not isinstance(pits_per_row, bool) and not (
+            giuthi.MIN_PITS_PER_ROW <= pits_per_row <= giuthi.MAX_PITS_PER_ROW):
+        raise ParameterError(f"pits_per_row={pits_per_row}: a folding board has {', '.join(map(str, evens))} pits per row")
+    _integer("pits_per_row", pits_per_row, giuthi.MIN_PITS_PER_ROW, giuthi.MAX_PITS_PER_ROW)
+    if pits_per_row % 2:
+        evens = [n for n in (pits_per_row - 1, pits_per_row + 1)
                  if giuthi.MIN_PITS_PER_ROW <= n <= giuthi.MAX_PITS_PER_ROW]
         raise ParameterError(
-            f"pits_per_row={p.pits_per_row}: the fold would cut a pit in two; use an even number"
+            f"pits_per_row={pits_per_row}: the fold would cut a pit in two; use an even number"
             f" ({' or '.join(map(str, evens))})"
         )
-    _integer("seeds_per_pit", p.seeds_per_pit, giuthi.MIN_SEEDS_PER_PIT, giuthi.MAX_SEEDS_PER_PIT)
+    _integer("seeds_per_pit", seeds_per_pit, giuthi.MIN_SEEDS_PER_PIT, giuthi.MAX_SEEDS_PER_PIT)
+
+
+def _validate(p: GiuthiBoardParams, bed: bool = True) -> None:
+    """Raise ParameterError naming the values when ``p`` cannot be built or printed (on the bed)."""
+    validate_counts(p.pits_per_row, p.seeds_per_pit)
     chamfer = p.chamfer_mm
     if isinstance(chamfer, (int, float)) and not isinstance(chamfer, bool) and chamfer != 0 \
             and not CHAMFER_RANGE_MM[0] <= chamfer <= CHAMFER_RANGE_MM[1]:

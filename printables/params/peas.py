@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from printables.errors import ParameterError
 from printables.i18n import require_lang
@@ -127,6 +128,26 @@ def imposition(postcard: str, landscape: bool, paper: str, bleed: float, borderl
     return best[1]
 
 
+POSTCARD_WORDS = {"a6": "A6", "4x6": "4x6 in"}
+PAPER_WORDS = {"a4": "A4", "letter": "Letter"}
+
+
+@lru_cache(maxsize=1)
+def borderless_gains() -> dict[tuple[str, str], tuple[int, int]]:
+    """The (postcard, paper) sheets that hold more cards borderless, with the counts without and with
+    it (A6 on A4: 2 and 4). Elsewhere borderless would only switch off the safe zone."""
+    gains = {}
+    for postcard in POSTCARDS:
+        for paper in SHEET_PAPERS:
+            if paper == "none":
+                continue
+            home = imposition(postcard, True, paper, 0.0).count
+            edge = imposition(postcard, True, paper, 0.0, borderless=True).count
+            if edge > home:
+                gains[(postcard, paper)] = (home, edge)
+    return gains
+
+
 @dataclass(frozen=True)
 class PeaCard:
     """A Breakfast Shy postcard: pea layout, card format, sheet, bleed, pea size and back page."""
@@ -147,6 +168,8 @@ class PeaCard:
         object.__setattr__(self, "lang", require_lang(self.lang))
         if not isinstance(self.layout, str):
             raise ParameterError(f"layout {self.layout!r}: give a preset name ({', '.join(peas.LAYOUTS)}) or a mask such as ooo/o.o/ooo")
+        if self.layout.strip().lower() in peas.LAYOUTS:  # preset names in any case, kept in lower case
+            object.__setattr__(self, "layout", self.layout.strip().lower())
         for name in ("rows", "cols"):
             value = getattr(self, name)
             if value is not None and (
@@ -187,6 +210,16 @@ class PeaCard:
             raise ParameterError(
                 f"borderless with bleed {self.bleed:g} mm: a bleed sheet keeps its crop marks outside the bleed; use one or the other"
             )
+        if self.borderless:
+            gained = borderless_gains()
+            count = imposition(self.postcard, self.landscape, self.paper, 0.0).count
+            if (self.postcard, self.paper) not in gained:
+                where = "; ".join(f"{POSTCARD_WORDS[p]} cards on {PAPER_WORDS[q]} ({n} up instead of {m})"
+                                  for (p, q), (m, n) in gained.items())
+                raise ParameterError(
+                    f"borderless: {POSTCARD_WORDS[self.postcard]} cards on {PAPER_WORDS[self.paper]} go {count} up "
+                    f"with or without it; it only fills the sheet edge to edge for {where}"
+                )
 
     def _layout_words(self) -> str:
         if self.rows is not None or self.cols is not None:

@@ -514,12 +514,27 @@ _PATHS = {
 }
 
 
-def _build_candidates(n: int, player: int) -> tuple[tuple, ...]:
-    """Every (start pit, direction, paths forward, paths back, Move) of a player's row.
+def _build_laps(n: int, player: int, d: int) -> tuple[tuple[tuple[tuple[int, ...], int, bool] | None, ...], ...]:
+    """laps[pit][seeds] = (pits sown, end pit, whether the lap leaves ``player``'s row) for a lap of
+    fewer than 2n seeds in direction d. The last is only read while every seed so far fell on the
+    own row, so only from the player's own pits (as _sow's test ``pit + seeds >= hi``)."""
+    lo, hi = player * n, player * n + n
+    paths = _PATHS[n][0 if d == 1 else 1]
+    return tuple(
+        (None,) + tuple(
+            (path, path[-1], pit + seeds >= hi if d == 1 else pit - seeds < lo)
+            for seeds, path in enumerate(paths[pit]) if seeds
+        )
+        for pit in range(2 * n)
+    )
 
-    Pits ascending, CCW before CW; the paths are _PATHS[n] in the sowing's direction first.
+
+def _build_candidates(n: int, player: int) -> tuple[tuple, ...]:
+    """Every (start pit, direction, laps forward, laps back, Move) of a player's row.
+
+    Pits ascending, CCW before CW; the lap tables are _build_laps' in the sowing's direction first.
     """
-    ccw, cw = _PATHS[n]
+    ccw, cw = _build_laps(n, player, 1), _build_laps(n, player, -1)
     return tuple(
         (pit, d, *((ccw, cw) if d == 1 else (cw, ccw)), _MOVES[pit][d])
         for pit in own_pits(player, n)
@@ -574,34 +589,35 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
     size = 2 * n
     lo = player * n
     hi = lo + n
-    ccw = _PATHS[n][0]
+    candidates = _CANDIDATES[n][player]
+    ccw = candidates[0][2]  # the player's CCW lap table (the first candidate sows CCW)
     out: list[_Sown] = []
-    for start, first, fwd, back, move in _CANDIDATES[n][player]:
-        if pits[start] < MIN_SEEDS_TO_SOW:
+    keep = out.append
+    inline_laps = _INLINE_LAPS
+    for start, first, fwd, back, move in candidates:
+        if pits[start] < 2:  # MIN_SEEDS_TO_SOW (a constant here: a global lookup per candidate)
             continue
         work = list(pits)
         pit = start
         crossed = False
-        for _ in _INLINE_LAPS:
+        for _ in inline_laps:
             seeds = work[pit]
             work[pit] = 0
             if seeds < size:
-                path = fwd[pit][seeds]
+                path, i, leaves = fwd[pit][seeds]
                 for j in path:
                     work[j] += 1
-                i = path[-1]
-                if not crossed:
-                    crossed = pit + seeds >= hi if fwd is ccw else pit - seeds < lo
+                if leaves:
+                    crossed = True
             else:
                 rounds, rest = divmod(seeds, size)
                 for j in range(size):
                     work[j] += rounds
                 crossed = True
                 if rest:
-                    path = fwd[pit][rest]
+                    path, i, _ = fwd[pit][rest]
                     for j in path:
                         work[j] += 1
-                    i = path[-1]
                 else:
                     i = pit
             if work[i] > 1:  # relay: lift the end pit and sow the other way
@@ -637,7 +653,7 @@ def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]])
             work = tuple(work)
             if work in seen:
                 continue  # brings back a board of this turn: not a legal sowing
-        out.append((move, again, work, captured))
+        keep((move, again, work, captured))
     return out
 
 
@@ -738,21 +754,25 @@ def _state_choices(state: State) -> list[_Sown]:
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """The legal next sowings as one-sowing moves, or (PASS,) if there is none; () at the end."""
-    if not state.turn_boards:  # a turn start: the end checks of the rules (inlined: hot)
-        pits = state.pits
+    fields = state.__dict__
+    turn_boards = fields["turn_boards"]
+    pits = fields["pits"]
+    if not turn_boards:  # a turn start: the end checks of the rules (inlined: hot)
         n = len(pits) // 2
         if not any(pits[:n]) or not any(pits[n:]):
             return ()
-        history = state.history
-        if history and _tuple_new(Position, (pits, state.stores, state.player)) in history:
+        history = fields["history"]
+        if history and _tuple_new(Position, (pits, fields["stores"], fields["player"])) in history:
             return ()
-    choices = _state_choices(state)
+    choices = fields.get("_choices")  # as _state_choices, inlined
+    if choices is None:
+        choices = fields["_choices"] = _sown(pits, fields["player"], turn_boards or (pits,))
     if choices:
         return tuple(map(_first, choices))
-    if state.turn_boards:
+    if turn_boards:
         return _PASS_ONLY
-    if _has_sowing(state.pits, 1 - state.player, {state.pits}):
-        state.__dict__["_passes"] = True  # apply may pass without asking again
+    if _has_sowing(pits, 1 - fields["player"], {pits}):
+        fields["_passes"] = True  # apply may pass without asking again
         return _PASS_ONLY
     return ()
 
@@ -888,7 +908,22 @@ def apply(state: State, move: Move) -> State:
     if choices is not None:
         for choice in choices:  # legal_moves returned these very Move objects
             if choice[0] is move:
-                return _apply_choice(state, choice)
+                if choice[1] or choice[3]:  # a sow-again or a capture
+                    return _apply_choice(state, choice)
+                # The common case (as _apply_choice, inlined): the turn ends without a capture,
+                # and its start is recorded for the repetition rule.
+                history = cached["history"]
+                player = cached["player"]
+                if not cached["turn_boards"]:
+                    history = history | {_tuple_new(Position, (cached["pits"], cached["stores"], player))}
+                after = _object_new(State)
+                fields = after.__dict__
+                fields["pits"] = tuple(choice[2])
+                fields["stores"] = cached["stores"]
+                fields["player"] = 1 - player
+                fields["history"] = history
+                fields["turn_boards"] = _NO_BOARDS
+                return after
         if move is PASS and cached.get("_passes"):  # legal_moves offered only PASS, at a turn start
             history = state.history | {state.position}
             return _new_state(state.pits, state.stores, 1 - state.player, history, _NO_BOARDS)
@@ -1272,7 +1307,7 @@ def rules_sheet_sections(pits_per_row: int, seeds_per_pit: int) -> tuple[tuple[s
             " one player hides a seed in one hand; if the other guesses the hand, they start.",
             f"How to read the diagrams: South sits at the bottom. Pits are numbered 0 to {last} anticlockwise,"
             f" from South's left (0 to {n - 1}) round to North's left ({n} to {last}); the small numbers"
-            " beside the rows are these pit numbers, the big ones are seeds. 'ccw' (anticlockwise) sows"
+            " above and below the rows are these pit numbers, the big ones are seeds. 'ccw' (anticlockwise) sows"
             f" towards higher numbers, 'cw' (clockwise) towards lower ones, and {last} and 0 are neighbours:"
             " '4cw' means take the seeds of pit 4 and sow them clockwise; '3cw,0cw' is a turn of two"
             " sowings. The shaded pit is the one lifted next; the ring marks where the last seed of a lap fell."

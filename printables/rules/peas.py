@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import random
 import re
-import statistics
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Union
@@ -1176,6 +1175,8 @@ def analyse_layout(
     """Play ``games`` seeded games of ``layout`` with ``policy`` and summarise the scores."""
     if games < 2:
         raise ValueError(f"analyse_layout needs games >= 2 for a spread, not {games}")
+    import statistics  # only the analysis needs it (a sheet command imports this module)
+
     played = [play_game(layout, policy, random.Random(game_seed(seed, k))) for k in range(games)]
     scores = tuple(g.score for g in played)
     deciles = statistics.quantiles(scores, n=10, method="inclusive")
