@@ -216,8 +216,8 @@ def build_giuthi(
 ) -> list[Path]:
     """Build the whole Giuthi set into ``out_dir``; returns every file written.
 
-    ``paper`` is the size of the rules sheet (a4 or letter), ``lang`` its language (the manifest
-    records it; the print card is English).
+    ``paper`` is the size of the rules sheet (a4 or letter), ``lang`` the language of the rules
+    sheet and the print card (the manifest and the card's subject record it).
 
     The set is made in a staging folder and replaces the folder's previous set as a whole only
     when every part of it exists (printables.fileio.replace_set), so a failure or an interruption
@@ -326,7 +326,7 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
             progress(f"slicing {stl.name} with PrusaSlicer")
             estimates[stl.name] = slice_report(stl)
     card = giuthi_print_card(seeds, estimates, board=board)
-    written.append(write_print_card(card, out_dir / PRINT_CARD_FILE))
+    written.append(write_print_card(card, out_dir / PRINT_CARD_FILE, lang))
     if previews:
         progress("rendering previews")
         written += render_previews(board, out_dir, stls)

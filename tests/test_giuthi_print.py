@@ -600,7 +600,7 @@ def test_card_lists_settings_parts_and_hardware(tmp_path):
     )
 
 
-def _card_set(folder, board=None, card_board=None, threemf=True, listed=True):
+def _card_set(folder, board=None, card_board=None, threemf=True, listed=True, lang="en"):
     """A card beside a manifest and (empty) part files, without modelling: for the card's checks."""
     import json
 
@@ -623,7 +623,8 @@ def _card_set(folder, board=None, card_board=None, threemf=True, listed=True):
                      "seeds": seed_manifest(seed_params_for(board), board)})
     (folder / manifest_name(board)).write_text(json.dumps(data))
     card_board = card_board or board
-    return write_print_card(giuthi_print_card(seed_params_for(card_board), {}, card_board), folder / "giuthi-print-settings.pdf")
+    return write_print_card(giuthi_print_card(seed_params_for(card_board), {}, card_board),
+                            folder / "giuthi-print-settings.pdf", lang)
 
 
 def _card_failures(path) -> dict:
@@ -634,6 +635,89 @@ def _card_failures(path) -> dict:
 
 def test_card_agrees_with_the_manifest_and_lists_the_set(tmp_path):
     assert _card_failures(_card_set(tmp_path)) == {}
+
+
+@pytest.mark.parametrize("lang, words", [("ko", ("기우티 — 출력 설정", "구입할 것과 조립", "닫으면 ")),
+                                         ("tr", ("Giuthi — baskı ayarları", "Satın alınacaklar ve montaj", "kapalıyken "))])
+def test_card_in_another_language_agrees_with_the_manifest(tmp_path, lang, words):
+    import json
+
+    from pypdf import PdfReader
+
+    path = _card_set(tmp_path, lang=lang)
+    reader = PdfReader(path)
+    assert json.loads(reader.metadata["/Subject"])["lang"] == lang
+    text = " ".join(_pdf_text(path).split())
+    assert all(w in text for w in words), text[:300]
+    assert "To buy and to assemble" not in text and "seeds per pit" not in text
+    assert _card_failures(path) == {}
+
+
+def test_english_card_records_its_language_and_board():
+    import json
+
+    from printables.params.giuthi_board import GiuthiBoardParams
+    from printables.render.giuthi_card import card_in_language, giuthi_print_card
+
+    board = GiuthiBoardParams(pits_per_row=8)
+    doc = card_in_language(giuthi_print_card(SeedParams(), {}, board))
+    assert json.loads(doc.subject) == {"lang": "en", "material": "PLA", "pits_per_row": 8,
+                                       "printer": "Dremel DigiLab 3D45", "seeds_per_pit": 4}
+
+
+def _rewrite_card(path, lang, old: str, new: str) -> None:
+    """Rewrite the card at ``path`` in ``lang`` with the text ``old`` printed as ``new``."""
+    from dataclasses import replace as dc_replace
+
+    from printables.fileio import write_atomic
+    from printables.layout.primitives import Page, Text
+    from printables.models import seed_params_for
+    from printables.params.giuthi_board import GiuthiBoardParams
+    from printables.render.giuthi_card import card_in_language, giuthi_print_card
+    from printables.render.pdf import render_pdf
+
+    board = GiuthiBoardParams()
+    doc = card_in_language(giuthi_print_card(seed_params_for(board), {}, board), lang)
+    page = doc.pages[0]
+    items = tuple(dc_replace(i, text=i.text.replace(old, new)) if isinstance(i, Text) else i for i in page.items)
+    assert items != page.items, f"{old!r} is not on the card"
+    write_atomic(path, render_pdf(dc_replace(doc, pages=(Page(page.width, page.height, items),))))
+
+
+def test_korean_card_with_english_or_wrong_words_fails(tmp_path):
+    path = _card_set(tmp_path, lang="ko")
+    # a heading left in English: not a Korean card
+    _rewrite_card(path, "ko", "구입할 것과 조립", "To buy and to assemble")
+    assert "no '구입할 것과 조립'" in _card_failures(path)["language"]
+    # the USB route in English: the Korean words for it are missing
+    _rewrite_card(path, "ko", "USB 메모리", "USB stick")
+    assert "USB stick" in _card_failures(path)["onto the 3D45"]
+    # the seeds' orientation phrase in English
+    _rewrite_card(path, "ko", "평평한 면을 아래로", "flat side down")
+    assert "print flat side down" in _card_failures(path)["seeds = manifest"]
+
+
+def test_korean_card_with_a_wrong_number_fails(tmp_path):
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    (tmp_path / "a").mkdir()
+    thick = GiuthiBoardParams(thickness_mm=GiuthiBoardParams().thickness_mm + 2)
+    failures = _card_failures(_card_set(tmp_path / "a", card_board=thick, lang="ko"))
+    assert {"band path = manifest", "closed size = manifest", "half size = parameters"} <= set(failures), failures
+    # one number changed on an otherwise right card: 2 screws said as 3
+    (tmp_path / "b").mkdir()
+    path = _card_set(tmp_path / "b", lang="ko")
+    assert _card_failures(path) == {}
+    _rewrite_card(path, "ko", "태핑 나사 2개", "태핑 나사 3개")
+    assert "태핑 나사 3개" in _card_failures(path)["screws = manifest"]
+    _rewrite_card(path, "ko", "4번 출력 x 12개", "3번 출력 x 12개")
+    assert {"seeds = manifest", "seed copies"} <= set(_card_failures(path))
+
+
+def test_turkish_card_with_a_wrong_number_fails(tmp_path):
+    path = _card_set(tmp_path, lang="tr")
+    _rewrite_card(path, "tr", "tahta 2x6, kuyu başına 4 tohum", "tahta 2x6, kuyu başına 5 tohum")
+    assert "board = manifest" in _card_failures(path)
 
 
 def test_card_with_other_numbers_than_the_manifest_fails(tmp_path):
@@ -865,3 +949,6 @@ def test_a_set_in_another_language_has_its_rules_sheet_in_it_and_says_so(tmp_pat
     assert not failed, failed
     card = [r for r in check_file(out / "giuthi-print-settings.pdf") if not r.ok]
     assert not card, [str(r) for r in card]
+    card_reader = PdfReader(out / "giuthi-print-settings.pdf")
+    assert json.loads(card_reader.metadata["/Subject"])["lang"] == lang
+    assert {"ko": "출력 설정", "tr": "baskı ayarları"}[lang] in card_reader.pages[0].extract_text()

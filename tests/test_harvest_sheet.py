@@ -83,7 +83,8 @@ def test_cell_size_is_physical(tmp_path):
         (["--cell", "nan"], "cell nan"),
         (["--cell", "inf"], "cell inf"),
         (["--grid", "1000x1000"], "largest that fits is 36x33"),
-        (["--grid", "3x5", "--per-page", "6", "--paper", "a5"], "6 games per page do not fit a5"),
+        (["--grid", "3x5", "--per-page", "6", "--paper", "a5"], "6 games per page do not fit a5 portrait at cells of at least 5 mm; at most 1 fits (--per-page 1)"),
+        (["--players", "12", "--paper", "a5", "--grid", "5x5"], "one game per page does not fit a5 portrait at cells of at least 5 mm; the harvesters and a score table for 12 players leave no room for a 3x5 grid; or try a larger --paper"),
         (["--cell", "40"], "largest cell that fits"),
         (["--grid", "80x80"], "largest that fits is"),
         (["--coins-per-turn", "0"], "coins per turn 0"),
@@ -190,7 +191,7 @@ from printables.errors import ParameterError  # noqa: E402
     width=st.integers(3, 30),
     height=st.integers(3, 30),
     players=st.integers(2, 12),
-    per_page=st.sampled_from([1, 1, 2, 4]),
+    per_page=st.sampled_from([1, 1, 2, 3, 4, 6]),
     paper=st.sampled_from(["a4", "letter", "a5"]),
     landscape=st.booleans(),
 )
@@ -219,7 +220,7 @@ def test_grid_error_names_the_cell_size_asked_and_what_fits_at_it(tmp_path):
     result = CliRunner().invoke(main, ["harvest", "--grid", "60x60", "--cell", "6", "-o", str(tmp_path / "x.pdf")])
     assert_one_line_error(result, "at 6 mm cells; the largest that fits is")
     assert "5 mm" not in result.output  # not the default minimum
-    largest = result.output.split("largest that fits is ")[1].split()[0]
+    largest = result.output.split("largest that fits is ")[1].split()[0].rstrip(",")
     cols, rows = map(int, largest.split("x"))
     HarvestSheet(grid=(cols, rows), cell_mm=6)  # the grid it names is made at that cell size
     assert layout(HarvestSheet(grid=(cols, rows), cell_mm=6)).pages
@@ -280,3 +281,121 @@ def test_harvesters_grow_into_the_room_and_stay_apart(grid, players, per_page, l
     if per_page == 1:  # the score table's caption starts below the lowest label
         score = min(i.y for i in page.items if getattr(i, "text", "").startswith("Score"))
         assert all(label.y < score - 3 for label in labels)
+
+
+# --------------------------------------------------------------------------- narrow games: text that fits
+
+
+def _word_clashes(path):
+    """Words (read back with pdfplumber) that overlap another word or stand off the page, in mm."""
+    import pdfplumber
+
+    clashes = []
+    with pdfplumber.open(str(path)) as pdf:
+        page = pdf.pages[0]
+        words = page.extract_words(use_text_flow=True)
+        for w in words:
+            if w["x0"] < 0 or w["top"] < 0 or w["x1"] > page.width or w["bottom"] > page.height:
+                clashes.append(("off the page", w["text"]))
+        for i, a in enumerate(words):
+            for b in words[i + 1:]:
+                dx = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
+                dy = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+                if dx > 0.3 and dy > 0.3:  # points: more than touching
+                    clashes.append((a["text"], b["text"]))
+    return clashes, len(words)
+
+
+@pytest.mark.parametrize("args", [
+    ["--per-page", "3", "--grid", "8x8"],  # "Total" was drawn over "Coins harvested"
+    ["--per-page", "3", "--grid", "6x6", "--landscape"],
+    ["--per-page", "4", "--grid", "8x8"],
+    ["--per-page", "4", "--grid", "6x6", "--players", "4"],
+    ["--per-page", "2", "--grid", "6x6", "--players", "6"],
+    ["--per-page", "4", "--grid", "3x5", "--paper", "letter", "--players", "12"],
+    ["--grid", "10x10", "--paper", "a5", "--players", "12"],
+])
+def test_narrow_games_have_no_word_over_another_or_off_the_page(tmp_path, args):
+    out = tmp_path / "n.pdf"
+    result = CliRunner().invoke(main, ["harvest", *args, "-o", str(out)])
+    if result.exit_code == 2:  # a refusal is allowed only as one line saying what fits
+        assert_one_line_error(result, "fit")
+        assert not out.exists()
+        return
+    assert result.exit_code == 0, result.output
+    clashes, words = _word_clashes(out)
+    assert words > 50 and clashes == []
+    results = {r.name: r for r in check_file(out)}
+    assert results["text fits"].ok and all(r.ok for r in results.values()), [str(r) for r in results.values() if not r.ok]
+
+
+def test_three_games_of_8x8_are_made_and_their_score_headers_stand_apart(tmp_path):
+    out = tmp_path / "n3.pdf"
+    assert run("harvest", "--per-page", "3", "--grid", "8x8", "-o", str(out)).exit_code == 0
+    assert _word_clashes(out)[0] == []
+    text = __import__("pdfplumber").open(str(out)).pages[0].extract_text()
+    assert text.count("Coins harvested") == 3 and "haTotal" not in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--per-page", "5", "--grid", "6x6", "--landscape"],
+     "per page 5: 5 games per page do not fit a4 landscape at cells of at least 5 mm; at most 3 fit (--per-page 3)"),
+    (["--per-page", "6", "--grid", "6x6", "--landscape"], "at most 3 fit (--per-page 3)"),
+    (["--players", "6", "--grid", "6x6", "--per-page", "4"],
+     "per page 4: 4 games per page do not fit a4 portrait at cells of at least 5 mm; at most 2 fit (--per-page 2)"),
+])
+def test_too_many_narrow_games_are_refused_with_how_many_fit(tmp_path, args, message):
+    out = tmp_path / "x.pdf"
+    result = CliRunner().invoke(main, ["harvest", *args, "-o", str(out)])
+    assert_one_line_error(result, message)
+    assert not out.exists()
+    most = int(message.rsplit("--per-page ", 1)[1].rstrip(")"))
+    fits = [*args[:args.index("--per-page")], *args[args.index("--per-page") + 2:], "--per-page", str(most)]
+    ok = tmp_path / "ok.pdf"
+    assert run("harvest", *fits, "-o", str(ok)).exit_code == 0  # what the refusal names is made
+    assert _word_clashes(ok)[0] == [] and all(r.ok for r in check_file(ok))
+
+
+def test_four_games_that_do_not_fit_one_row_are_set_two_by_two():
+    from printables.layout.harvest import plan
+
+    # one row of four 5x5 games (43 mm each on A4) had larger cells but no room for the score table
+    _, boxes = plan(HarvestSheet(grid=(5, 5), players=4, per_page=4))
+    assert len({b.x for b in boxes}) == 2 and len({b.y for b in boxes}) == 2
+
+
+def test_a_square_grid_that_does_not_fit_is_told_the_largest_square_too(tmp_path):
+    result = CliRunner().invoke(main, ["harvest", "--per-page", "4", "--grid", "10x10", "-o", str(tmp_path / "x.pdf")])
+    assert_one_line_error(result, "the largest that fits is ")
+    said = result.output.split("the largest that fits is ")[1]
+    rect, square = said.split(",")[0], said.split(", or ")[1].split(" square")[0]
+    side = int(square.split("x")[0])
+    assert square == f"{side}x{side}" and rect != square
+    assert layout(HarvestSheet(grid=(side, side), per_page=4)).pages
+    with pytest.raises(ParameterError):
+        layout(HarvestSheet(grid=(side + 1, side + 1), per_page=4))
+    # a rectangle asked for is told the largest rectangle only
+    result = CliRunner().invoke(main, ["harvest", "--per-page", "4", "--grid", "10x12", "-o", str(tmp_path / "x.pdf")])
+    assert result.exit_code == 2 and "square" not in result.output
+
+
+@pytest.mark.parametrize("coins, footer", [(1, "1 coin per turn (1 to open)"), (3, "3 coins per turn (1 to open)")])
+def test_the_footer_says_coin_or_coins(tmp_path, coins, footer):
+    out = tmp_path / "f.pdf"
+    assert run("harvest", "--coins-per-turn", str(coins), "--opening-coins", "1", "-o", str(out)).exit_code == 0
+    text = read_pdf(out).pages[0].text
+    assert footer in text and "1 coins" not in text
+
+
+def test_the_text_fit_check_fails_an_english_sheet_whose_score_headers_collide(tmp_path, monkeypatch):
+    import printables.layout.harvest as harvest_layout
+
+    good = _write(tmp_path, layout(HarvestSheet(grid=(8, 8), per_page=3)), "good.pdf")
+    assert {r.name: r for r in check_file(good)}["text fits"].ok
+    # the old fixed columns: "Total" 14 mm from the right edge, over "Coins harvested" in a narrow table
+    real = harvest_layout._score_columns
+    monkeypatch.setattr(harvest_layout, "_score_columns", lambda width, names: real(width, names) if width is None else [
+        ("Player", 17.0), ("Harvester", 17.0), ("Coins harvested", 10.0), ("Total", width - 44.0)])
+    bad = _write(tmp_path, layout(HarvestSheet(grid=(8, 8), per_page=3)), "bad.pdf")
+    results = {r.name: r for r in check_file(bad)}
+    assert not results["text fits"].ok and "printed over each other" in results["text fits"].detail

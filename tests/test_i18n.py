@@ -209,3 +209,65 @@ def test_a_translated_line_reads_back_into_its_english():
     assert book.english("그림 2 (한 차례): 남쪽의 수: 1cw") == "Diagram 2 (a turn): South plays 1cw"
     assert book.english("합계") == "Total"
     assert book.english("처음 보는 문장") is None
+
+
+class _Estimate:
+    def __init__(self, seconds, grams, metres, support_mm=0.0):
+        self.print_time_s, self.filament_g, self.filament_m, self.support_mm = seconds, grams, metres, support_mm
+
+
+def _card_variants():
+    """Giuthi print cards as the set builds them: sliced or not, supports needed, other boards and screws."""
+    from printables.models import seed_params_for
+    from printables.params.giuthi_board import GiuthiBoardParams
+    from printables.render.giuthi_card import giuthi_print_card
+
+    for board in (GiuthiBoardParams(), GiuthiBoardParams(pits_per_row=10, seeds_per_pit=4, seed_diameter_mm=10.0),
+                  GiuthiBoardParams(screw="m3", screw_length_mm=16.0)):
+        seeds = seed_params_for(board)
+        names = [f"{board.part_name(side)}.stl" for side in ("left", "right")]
+        yield giuthi_print_card(seeds, {}, board)
+        yield giuthi_print_card(seeds, {names[0]: _Estimate(3 * 3600 + 59, 80.0, 26.8, support_mm=12.0),
+                                        names[1]: _Estimate(40 * 60, 80.0, 26.8, support_mm=3.0)}, board)
+    board = GiuthiBoardParams()
+    from printables.params.giuthi_seeds import stl_name
+
+    seeds = seed_params_for(board)
+    everything = {f"{board.part_name(side)}.stl": _Estimate(5 * 3600, 80.0, 26.8) for side in ("left", "right")}
+    everything[stl_name(seeds)] = _Estimate(16 * 60, 3.0, 1.0)
+    yield giuthi_print_card(seeds, everything, board)
+    yield giuthi_print_card(seeds, {}, None, screw_count=2)
+
+
+@pytest.mark.parametrize("lang", ["ko", "tr"])
+def test_every_text_of_the_giuthi_print_card_has_a_translation(lang):
+    """When the card's English changes, this names the text to add to the catalogue."""
+    from printables.render.giuthi_card import card_document, card_in_language
+
+    book = catalogue(lang)
+    for card in _card_variants():
+        with drawing_in(lang) as paragraphs:
+            document = card_document(card)
+        texts = [document.title] + [i.text for page in document.pages for i in page.items if isinstance(i, Text)]
+        missing = sorted({str(t) for t in texts if book.lookup(t) is None
+                          and not any(" ".join(t.split()) in done for done in paragraphs)})
+        assert not missing, f"add to printables/i18n/{lang}.toml: {missing}"
+        translated = card_in_language(card, lang)  # the whole pass, and the page still fits
+        faces = {i.font for page in translated.pages for i in page.items if isinstance(i, Text)}
+        assert faces <= set(lang_fonts.LANG_FACES[lang]), faces
+
+
+def test_file_names_and_lists_of_known_texts_need_no_entry_of_their_own():
+    book = catalogue("ko")
+    # file names read the same in every language
+    assert not i18n.needs_translation("giuthi-board-left-2x6-4seeds.stl")
+    assert book.lookup("dremel-3d45-giuthi.ini (PrusaSlicer: File > Import > Import Config)") == \
+        "dremel-3d45-giuthi.ini (PrusaSlicer: File > Import > Import Config 메뉴)"
+    # a field listing known texts, which hold commas themselves, is translated item by item
+    assert book.lookup("none by design (overhangs down to 45° from the bed need none); not yet verified with a"
+                       " slicer for Board, right half, Seeds, 12 per print") == (
+        "설계상 없음 (베드에서 45°까지 기울어진 돌출부는 서포트가 필요 없음); 판 오른쪽 반, 씨앗, 한 번에 12개:"
+        " 아직 슬라이서로 확인하지 않음")
+    # an item the catalogue does not know leaves the whole text untranslated
+    assert book.lookup("NEEDED by Board, left half, Lid: PrusaSlicer added support material"
+                       " (overhangs down to 45° from the bed need none)") is None

@@ -39,6 +39,7 @@ def test_sheets_in_every_language_pass_every_check(tmp_path, kind, params, lang)
     results = _results(path)
     assert all(r.ok for r in results.values()), [str(r) for r in results.values() if not r.ok]
     assert {"language", "text fits"} <= set(results) if lang != "en" else "language" not in results
+    assert results["text fits"].ok  # every sheet, English too
     assert "glyphs" in results  # the preflight's, on every PDF
     assert json.loads(__import__("pypdf").PdfReader(str(path)).metadata["/Subject"])["lang"] == lang
 
@@ -112,6 +113,18 @@ def test_text_running_out_of_its_frame_fails(tmp_path):
 def test_text_off_the_page_fails(tmp_path):
     result = _one_page(tmp_path, Text(90, 40, "Coins harvested", size_pt=10))
     assert not result.ok and "runs out of the page" in result.detail
+
+
+def test_an_english_sheet_with_words_over_each_other_fails_its_check(tmp_path):
+    document = _document("minefield", {}, "en")
+    page = document.pages[0]
+    first = next(i for i in page.items if isinstance(i, Text) and len(i.text) > 8)
+    clash = dataclasses.replace(first, x=first.x + 2, y=first.y + 0.3)  # the same words, 2 mm to the right
+    path = tmp_path / "clash.pdf"
+    path.write_bytes(render_pdf(dataclasses.replace(document, pages=(Page(page.width, page.height, page.items + (clash,)),))))
+    results = _results(path)
+    assert not results["text fits"].ok and "printed over each other" in results["text fits"].detail
+    assert "language" not in results  # English: the fit check alone
 
 
 def test_words_printed_over_each_other_fail(tmp_path):

@@ -19,7 +19,7 @@ PDF_CHECKS = {
 }
 
 # Sheets whose language, glyphs and text fit are checked (printables/check/language.py).
-LETTERED = ("harvest", "minefield", "peas", "patchwork", "giuthi-rules")
+LETTERED = ("harvest", "minefield", "peas", "patchwork", "giuthi-rules", "giuthi-print-settings")
 
 
 def _load(spec: str):

@@ -1,5 +1,5 @@
-"""Check a translated sheet: the words on the page are in the language recorded in its parameters,
-and no text runs out of its box or over other text (measured with the embedded font's own widths).
+"""Check a sheet's lettering: no text runs out of its box or over other text (every sheet), and the
+words of a translated sheet are in the language recorded in its parameters (measured with the embedded font's own widths).
 That every character has a glyph in the embedded font is the preflight's "glyphs" check (every PDF).
 
 Reads the PDF back with pdfplumber. What a sheet "says" in a language comes from the catalogues
@@ -27,6 +27,7 @@ KEY_PHRASES: dict[str, tuple[str, ...]] = {
     "patchwork": ("Patchwork", CALIBRATION),
     "peas": ("Breakfast Shy", "Smushed peas", CALIBRATION),
     "giuthi-rules": ("Giuthi — rules to play by", "Capture chain", "South"),
+    "giuthi-print-settings": ("Giuthi — print settings", "Printer and slicer", "Parts", "To buy and to assemble"),
 }
 OVERFLOW_TOLERANCE_MM = 0.3  # ink may touch its frame; more than this is running out of it
 OVERLAP_SHARE = 0.3  # two words whose boxes share this much of the smaller one's height collide
@@ -132,12 +133,9 @@ def check_text_fits(path: Path) -> CheckResult:
 
 
 def check_lettering(path: Path, kind: str, params: dict, pages_text: list[str]) -> list[CheckResult]:
-    """The language and fit checks of a translated sheet (none for English, the layouts' own language).
-
-    The fit check would also catch English text that collides (it does on narrow 4-up Harvest
-    grids, a layout matter left to the layouts), so it runs where the translation may have moved text.
-    """
+    """The fit check on every sheet (no word out of its frame, off the page or over another), and
+    the language check on a translated one (English is the layouts' own language)."""
     lang = lang_of(params)
     if lang == DEFAULT_LANG:
-        return []
+        return [check_text_fits(path)]
     return [check_language(kind, lang, pages_text), check_text_fits(path)]

@@ -65,8 +65,8 @@ OPTION_FIELDS = {
 @click.option("--paper", type=choice(RULES_PAPERS), default="a4", show_default=True,
               help="Paper of the rules sheet.")
 @click.option("--lang", type=choice(LANGS), default="en", show_default=True,
-              help="Language of the rules sheet (alone with --rules, or in the set): en, ko (한국어), tr (Türkçe);"
-                   " the print card is English so far.")
+              help="Language of the rules sheet (alone with --rules, or in the set) and of the set's print card:"
+                   " en, ko (한국어), tr (Türkçe).")
 @click.option("--game-seed", type=WHOLE, default=1, show_default=True, help="Seed of the --show game.")
 @click.option("-o", "--output", default=None,
               help="Folder for the set [default: output/giuthi]; with --rules, the PDF to write"

@@ -37,6 +37,9 @@ WORD_RE = re.compile(r"[A-Za-z]{3,}")
 FIELD_RE = re.compile(r"\{([a-z_0-9]+)\}")
 # Giuthi's sowing notation (4cw, 0ccw) reads the same in every language.
 SOWING_RE = re.compile(r"\b[0-9]+c?cw\b")
+# File names (giuthi-board-left-2x6-4seeds.stl, dremel-3d45-giuthi.ini) too.
+FILE_RE = re.compile(r"[\w.-]+\.(?:stl|3mf|ini|pdf|json)\b")
+LIST_SEPARATOR = ", "
 
 
 def require_lang(value) -> str:
@@ -58,7 +61,7 @@ class Translated(str):
 
 def needs_translation(text: str) -> bool:
     """True if ``text`` has words to translate (not just numbers, grid letters or units)."""
-    return bool(WORD_RE.search(SOWING_RE.sub("", text)))
+    return bool(WORD_RE.search(SOWING_RE.sub("", FILE_RE.sub("", text))))
 
 
 @dataclass(frozen=True, eq=False)  # one object per language (cached): compared and hashed by identity
@@ -94,6 +97,8 @@ class Catalogue:
                 for name, value in match.groupdict().items():
                     fields[name] = self.lookup(value)
                     if fields[name] is None:
+                        fields[name] = self._lookup_list(value)
+                    if fields[name] is None:
                         break
                 else:
                     return translation.format(**fields)
@@ -102,6 +107,22 @@ class Catalogue:
             if all(part is not None for part in parts):
                 return PART_SEPARATOR.join(parts)
         return None
+
+    def _lookup_list(self, value: str) -> str | None:
+        """A field's value that lists known texts joined with ", " (the texts may hold commas
+        themselves: "Board, left half, Board, right half"), translated item by item, or None."""
+        pieces = value.split(LIST_SEPARATOR)
+        n = len(pieces)
+        # best[i]: the fewest items that make up pieces[:i], translated
+        best: list[list[str] | None] = [[]] + [None] * n
+        for i in range(1, n + 1):
+            for j in range(i):
+                if best[j] is None or (j == 0 and i == n):
+                    continue
+                found = self.lookup(LIST_SEPARATOR.join(pieces[j:i]))
+                if found is not None and (best[i] is None or len(best[j]) + 1 < len(best[i])):
+                    best[i] = best[j] + [found]
+        return LIST_SEPARATOR.join(best[n]) if best[n] else None
 
     def english(self, text: str) -> str | None:
         """The English a translated text (exact or from a pattern) was made from, or None."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from printables.errors import ParameterError
@@ -168,8 +169,26 @@ def _region_area(sheet: HarvestSheet) -> tuple[float, float, Box]:
     return page_w, page_h, Box(PAGE_MARGIN_MM, top, inner_w, bottom - top)
 
 
+def _header_lines(sheet: HarvestSheet) -> list[tuple[str, float, str]]:
+    """The region's heading lines as (text, size in pt, font)."""
+    if sheet.per_page == 1:
+        return [(TITLE, 15.0, "Helvetica-Bold"),
+                (f"{CREDIT} · grid {sheet.width}x{sheet.height} · {sheet.players} players", TEXT_PT, "Helvetica")]
+    return [(f"{TITLE} · {sheet.width}x{sheet.height} · {sheet.players} players", 9.0, "Helvetica-Bold")]
+
+
+def region_min_width(sheet: HarvestSheet) -> float:
+    """The narrowest region whose every line fits at the real font width: heading, the shortest
+    captions and one score table (the harvesters say their own limit, in _pieces_geometry)."""
+    return max([text_width_mm(t, pt, font) for t, pt, font in _header_lines(sheet)]
+               + [text_width_mm(PIECES_CAPTIONS[-1], TEXT_PT), text_width_mm(SCORE_CAPTIONS[-1], TEXT_PT),
+                  _score_table_min_width(sheet.players)])
+
+
 def _grid_room(sheet: HarvestSheet, box: Box) -> tuple[float, float]:
-    """Room for the grid cells (without labels) in a region."""
+    """Room for the grid cells (without labels) in a region (ParameterError if its text cannot fit)."""
+    if box.w < region_min_width(sheet) - 1e-9:
+        raise ParameterError(f"a region {box.w:.0f} mm wide is too narrow for its headings and score table")
     return box.w - 2 * LABEL_BAND_MM, box.h - _furniture_heights(sheet, box.w) - LABEL_BAND_MM
 
 
@@ -204,25 +223,45 @@ def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
         )
     cell = sheet.cell_mm if sheet.cell_mm is not None else MIN_CELL_MM
     at = f"{cell:g} mm cells" if sheet.cell_mm is not None else f"cells of at least {MIN_CELL_MM:g} mm"
-    grid = largest_grid_at(sheet, cell)
-    others = ([] if sheet.landscape else ["--landscape"]) + (["a larger --paper"] if sheet.paper == "a5" else []) + (
-        ["fewer --per-page"] if sheet.per_page > 1 else [])
-    hint = f" (or try {', '.join(others)})" if others else ""
+    grid, square = largest_grids_at(sheet, cell)
+    most = _most_per_page(sheet)
+    others = ([] if sheet.landscape or not _fits(dataclasses.replace(sheet, landscape=True)) else ["--landscape"]) + (
+        ["a larger --paper"] if sheet.paper == "a5" else [])
     if min(grid) < 3 or max(grid) < 5:
-        raise ParameterError(
-            f"per page {sheet.per_page}: {games} do not fit {where} at {at} "
-            f"(a grid needs at least 3x5 so every harvester fits){hint}"
-        )
+        # Too many games side by side for their headings, score tables or a 3x5 grid: say how many fit.
+        fit = (f"at most {most} fit{'s' if most == 1 else ''} (--per-page {most})" if most else
+               f"the harvesters and a score table for {sheet.players} players leave no room for a 3x5 grid")
+        hint = f"; or try {', '.join(others)}" if others else ""
+        verb = "does not fit" if sheet.per_page == 1 else "do not fit"
+        raise ParameterError(f"per page {sheet.per_page}: {games} {verb} {where} at {at}; {fit}{hint}")
+    if 0 < most < sheet.per_page:
+        others.append(f"--per-page {most}")
+    hint = f" (or try {', '.join(others)})" if others else ""
+    also = f", or {square}x{square} square" if sheet.width == sheet.height and square >= 5 and grid[0] != grid[1] else ""
     raise ParameterError(
         f"grid {sheet.width}x{sheet.height}: does not fit {where} with {games} at {at}; "
-        f"the largest that fits is {grid[0]}x{grid[1]}{hint}"
+        f"the largest that fits is {grid[0]}x{grid[1]}{also}{hint}"
     )
 
 
-def largest_grid_at(sheet: HarvestSheet, cell: float) -> tuple[int, int]:
-    """The grid with the most cells of ``cell`` mm that fits the page in any arrangement of its games."""
+def _fits(sheet: HarvestSheet) -> bool:
+    try:
+        plan(sheet)
+    except ParameterError:
+        return False
+    return True
+
+
+def _most_per_page(sheet: HarvestSheet) -> int:
+    """The most games of this grid that fit the page (0 if not even one does)."""
+    return next((n for n in range(sheet.per_page - 1, 0, -1) if _fits(dataclasses.replace(sheet, per_page=n))), 0)
+
+
+def largest_grids_at(sheet: HarvestSheet, cell: float) -> tuple[tuple[int, int], int]:
+    """The grid with the most cells of ``cell`` mm that fits in any arrangement of the page's games,
+    and the side of the largest square grid that does."""
     _, _, area = _region_area(sheet)
-    best = (0, 0)
+    best, square = (0, 0), 0
     for cols, rows in arrangements(sheet.per_page):
         boxes = regions(area, cols, rows, sheet.per_page)
         try:
@@ -232,7 +271,13 @@ def largest_grid_at(sheet: HarvestSheet, cell: float) -> tuple[int, int]:
         fit = (int(room_w / cell + 1e-9), int(room_h / cell + 1e-9))
         if fit[0] * fit[1] > best[0] * best[1]:
             best = fit
-    return best
+        square = max(square, min(fit))
+    return best, square
+
+
+def largest_grid_at(sheet: HarvestSheet, cell: float) -> tuple[int, int]:
+    """The grid with the most cells of ``cell`` mm that fits the page in any arrangement of its games."""
+    return largest_grids_at(sheet, cell)[0]
 
 
 def _grid(x: float, y: float, sheet: HarvestSheet, cell: float) -> list[Item]:
@@ -327,9 +372,32 @@ def _score_table(x: float, y: float, width: float, players: int) -> list[Item]:
     return items
 
 
+CELL_PAD_MM = 1.5  # text starts this far inside a score-table cell and ends at least this far before its edge
+SCORE_HEADERS = ("Player", "Harvester", "Coins harvested", "Total")
+SCORE_MIN_COLUMNS_MM = (17.0, 17.0, 0.0, 14.0)  # the columns' widths where their words leave room
+
+
+def _score_columns(width: float | None, names: list[str]) -> list[tuple[str, float]]:
+    """The score table's columns, each as wide as its widest line (header in bold, player names) at the
+    real font width; "Coins harvested" takes what is left of ``width`` (None: its own width)."""
+    needs = []
+    for i, (header, least) in enumerate(zip(SCORE_HEADERS, SCORE_MIN_COLUMNS_MM)):
+        widest = text_width_mm(header, TEXT_PT, "Helvetica-Bold")
+        if i == 0:
+            widest = max([widest] + [text_width_mm(n, TEXT_PT) for n in names])
+        needs.append(max(least, widest + 2 * CELL_PAD_MM))
+    rest = needs[2] if width is None else width - needs[0] - needs[1] - needs[3]
+    return [(h, rest if i == 2 else w) for i, (h, w) in enumerate(zip(SCORE_HEADERS, needs))]
+
+
+def _score_table_min_width(players: int) -> float:
+    """The narrowest one score table can be with every header and name inside its cell."""
+    return sum(w for _, w in _score_columns(None, [f"Player {p + 1}" for p in range(players)]))
+
+
 def _one_score_table(x: float, top: float, width: float, names: list[str]) -> list[Item]:
     items: list[Item] = []
-    columns = [("Player", 17.0), ("Harvester", 17.0), ("Coins harvested", width - 17.0 - 17.0 - 14.0), ("Total", 14.0)]
+    columns = _score_columns(width, names)
     rows = len(names) + 1
     bottom = top + rows * SCORE_ROW_MM
     for r in range(rows + 1):
@@ -348,12 +416,15 @@ def _one_score_table(x: float, top: float, width: float, names: list[str]) -> li
 def _region(sheet: HarvestSheet, box: Box, cell: float) -> list[Item]:
     items: list[Item] = []
     y = box.y
+    lines = _header_lines(sheet)
     if sheet.per_page == 1:
-        items.append(Text(box.x, y + 6, TITLE, size_pt=15, font="Helvetica-Bold"))
-        items.append(Text(box.x, y + 10, f"{CREDIT} · grid {sheet.width}x{sheet.height} · {sheet.players} players", size_pt=TEXT_PT, colour=0.3))
+        (title, title_pt, bold), (credit, credit_pt, _) = lines
+        items.append(Text(box.x, y + 6, title, size_pt=title_pt, font=bold))
+        items.append(Text(box.x, y + 10, credit, size_pt=credit_pt, colour=0.3))
         y += HEADER_MM
     else:
-        items.append(Text(box.x, y + 4.5, f"{TITLE} · {sheet.width}x{sheet.height} · {sheet.players} players", size_pt=9, font="Helvetica-Bold"))
+        (title, title_pt, bold), = lines
+        items.append(Text(box.x, y + 4.5, title, size_pt=title_pt, font=bold))
         y += SMALL_HEADER_MM
     grid_w = sheet.width * cell
     gx = box.x + (box.w - grid_w) / 2
@@ -412,7 +483,7 @@ def layout(sheet: HarvestSheet) -> Document:
         items.append(Text(PAGE_MARGIN_MM, rules_y + i * line_height_mm(RULES_SIZE_PT), line, size_pt=RULES_SIZE_PT))
     description = (
         f"{TITLE} · grid {sheet.width}x{sheet.height} · {sheet.players} players · {cell:g} mm cells · "
-        f"{sheet.coins_per_turn} coins per turn"
+        f"{sheet.coins_per_turn} coin{'s' if sheet.coins_per_turn != 1 else ''} per turn"
         + (f" ({sheet.opening_coins} to open)" if sheet.opening_coins != harvest.OPENING_COINS else "")
         + f" · {sheet.paper.upper() if sheet.paper != 'letter' else 'Letter'}"
         + (f" · {sheet.per_page} games per page" if sheet.per_page > 1 else "")

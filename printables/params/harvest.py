@@ -11,7 +11,7 @@ from printables.params.base import parse_dims, require_mm
 from printables.rules import harvest
 
 MIN_CELL_MM = 5.0  # smallest cell a pencilled pentomino outline and coin fit in
-MAX_PER_PAGE = 6  # more games than this never fit a page at cells of at least 5 mm
+MAX_PER_PAGE = 6  # the option's range; today no paper has room for more than 4 games with their score tables, and the layout refuses with how many fit
 MAX_COINS_PER_TURN = 10
 
 

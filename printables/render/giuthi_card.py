@@ -9,13 +9,14 @@ same inputs give the same bytes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Protocol
 
 from printables.check.slicer import DREMEL_3D45, PROFILE_FILE, PrinterProfile
 from printables.fileio import write_atomic
-from printables.layout.primitives import Document, Line, Page, Rect, Text, line_height_mm, wrap
+from printables.layout.primitives import Document, Line, Page, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.params.giuthi_seeds import SeedParams, copies_needed, seed_count, seed_width_mm, stl_name
 from printables.render.pdf import render_pdf
 
@@ -85,6 +86,7 @@ class PrintCard:
     assembly: tuple[tuple[str, str], ...]
     notes: tuple[str, ...]
     to_printer: tuple[tuple[str, str], ...] = ()
+    params: dict = field(default_factory=dict)  # recorded in the PDF subject (JSON), with the card's lang
 
 
 def duration_text(seconds: int) -> str:
@@ -295,6 +297,9 @@ def giuthi_print_card(
         assembly=tuple(assembly),
         notes=notes,
         to_printer=to_printer_rows(profile),
+        params={"printer": profile.printer, "material": profile.material,
+                "pits_per_row": board.pits_per_row if board is not None else None,
+                "seeds_per_pit": board.seeds_per_pit if board is not None else None},
     )
 
 
@@ -302,6 +307,8 @@ def _key_values(rows, x: float, y: float, key_w: float, width: float, size: floa
     """Two-column rows (bold key, wrapped value) from baseline ``y``; returns items and next y."""
     items: list = []
     lh = line_height_mm(size)
+    # A key wider than its column (a longer word in another language) widens the column.
+    key_w = max([key_w] + [text_width_mm(key, size, "Helvetica-Bold") + 3 for key, _ in rows])
     for key, value in rows:
         items.append(Text(x, y, key, size, "Helvetica-Bold"))
         lines = wrap(value, width - key_w, size)
@@ -344,7 +351,10 @@ def card_document(card: PrintCard) -> Document:
         items.append(Rect(x - 1, y - 4.2, width + 2, 10.2, stroke=None, fill=0.94))
         items.append(Text(cols[0], y, p.name, 9.5, "Helvetica-Bold"))
         items.append(Text(cols[0], y + 4.3, p.file, 7, colour=GREY))
-        for i, line in enumerate(wrap(p.orientation, cols[2] - cols[1] - 2, 8.5)[:2]):
+        orientation = wrap(p.orientation, cols[2] - cols[1] - 2, 8.5)
+        if len(orientation) > 2:
+            raise ValueError(f"the orientation of {p.name} takes {len(orientation)} lines; its row holds 2")
+        for i, line in enumerate(orientation):
             items.append(Text(cols[1], y + i * 3.8, line, 8.5))
         items.append(Text(cols[2] + 6, y, str(p.copies), 9.5, anchor="middle"))
         if p.print_time_s is None:
@@ -360,8 +370,10 @@ def card_document(card: PrintCard) -> Document:
     total = f"All parts, every copy: {duration_text(total_s)}, {total_g:.0f} g, {total_m:.1f} m of filament"
     if missing:
         total = "Parts marked 'not sliced': install prusa-slicer and rebuild to get their estimates"
-    items.append(Text(x, y, total, 9.5, "Helvetica-Bold"))
-    y += 10
+    for line in wrap(total, width, 9.5, "Helvetica-Bold"):
+        items.append(Text(x, y, line, 9.5, "Helvetica-Bold"))
+        y += line_height_mm(9.5)
+    y += 10 - line_height_mm(9.5)
 
     if card.to_printer:
         heading("Onto the Dremel 3D45")
@@ -385,11 +397,21 @@ def card_document(card: PrintCard) -> Document:
     return Document(
         pages=(Page(w, h, tuple(items)),),
         title=card.title,
-        subject=card.subtitle,
+        subject=json.dumps(dict(card.params), sort_keys=True),
         keywords=f"printables:{CARD_KIND}",
     )
 
 
-def write_print_card(card: PrintCard, out_path: Path | str) -> Path:
-    """Write the card as a one-page PDF (atomically); the same card gives the same bytes."""
-    return write_atomic(Path(out_path), render_pdf(card_document(card)))
+def card_in_language(card: PrintCard, lang: str = "en") -> Document:
+    """The card laid out and translated into ``lang`` (printables/i18n: the pass every sheet takes);
+    the subject records ``lang``."""
+    from printables.i18n import drawing_in, translate_document
+
+    with drawing_in(lang) as paragraphs:
+        document = card_document(card)
+    return translate_document(document, lang, paragraphs)
+
+
+def write_print_card(card: PrintCard, out_path: Path | str, lang: str = "en") -> Path:
+    """Write the card in ``lang`` as a one-page PDF (atomically); the same card gives the same bytes."""
+    return write_atomic(Path(out_path), render_pdf(card_in_language(card, lang)))
