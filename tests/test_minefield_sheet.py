@@ -299,7 +299,8 @@ def test_check_fails_on_a_board_whose_edge_colours_are_swapped(tmp_path):
     document = layout(MinefieldSheet())
     swapped = _with_items(document, [_swap_band_colours(i) for i in _items(document)])
     results = check_file(_write(tmp_path, swapped))
-    assert failed(results) == {"edge bands"}
+    # the side bands' letters, now black on black, cannot be seen either
+    assert failed(results) == {"edge bands", "visible text"}
     message = detail(results, "edge bands")
     assert "top is white" in message and "left is black" in message
 

@@ -68,7 +68,7 @@ def test_a_good_sheet_passes_every_preflight_check(tmp_path):
 
     results = _results(_pdf(tmp_path / "good.pdf", draw))
     assert _failed(results) == set(), [str(r) for r in results.values()]
-    assert set(results) == {"fonts embedded", "glyphs", "text sizes", "safe zone", "page boxes"}
+    assert set(results) == {"fonts embedded", "glyphs", "text sizes", "safe zone", "page boxes", "visible text"}
 
 
 def test_helvetica_by_name_only_fails_fonts_embedded(tmp_path):
@@ -172,6 +172,9 @@ def test_in_a_bleed_file_only_bleed_and_crop_marks_lie_outside_the_trim(tmp_path
         for x in (10, 158):
             c.line(x * mm, 0, x * mm, 5 * mm)
             c.line(x * mm, 120 * mm, x * mm, 125 * mm)
+        for y in (10, 115):
+            c.line(0, y * mm, 5 * mm, y * mm)
+            c.line(163 * mm, y * mm, 168 * mm, y * mm)
         if extra:
             extra(c)
 

@@ -27,13 +27,27 @@ def _load(spec: str):
     return getattr(importlib.import_module(module), name)
 
 
+# Folders ``printables build`` writes beside the products: the gallery's pictures and records.
+SKIPPED_FOLDERS = {"gallery"}
+CHECKABLE = "PDF sheets, Giuthi board manifests and STLs, seed sprues and 3MFs"
+
+
 def expand(path: Path) -> list[Path]:
-    """The checkable files a path stands for: a folder gives its PDFs, board manifests, seed sprues and 3MFs."""
+    """The checkable files a path stands for.
+
+    A folder gives its PDFs, board manifests, seed sprues and 3MFs, then those of its subfolders
+    (``build``'s output folder holds one folder per kind, Giuthi one more per preset), leaving out
+    the gallery and hidden (staging) folders. Other files there (index.html, PNGs) are not products.
+    """
     path = Path(path)
     if not path.is_dir():
         return [path]
     found = (sorted(path.glob("*.pdf")) + sorted(path.glob("giuthi-board-*.json")) + sorted(path.glob("giuthi-seeds-*.stl"))
              + sorted(path.glob("giuthi-*.3mf")))
+    for sub in sorted(p for p in path.iterdir() if p.is_dir()):
+        if sub.name in SKIPPED_FOLDERS or sub.name.startswith("."):
+            continue
+        found += expand(sub)
     return found
 
 
@@ -91,6 +105,9 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
     slices = _slices if slicer else (lambda stls: [])
     if not path.exists():
         return [CheckResult("file", False, f"{path} does not exist")]
+    if path.is_dir():  # expand() found nothing in it
+        return [CheckResult("files", False, f"{path}: nothing to check in this folder or its subfolders ({CHECKABLE}; "
+                                             f"the gallery is not checked)")]
     suffix = path.suffix.lower()
     name = path.name
     if suffix == ".pdf":
@@ -116,7 +133,7 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
         from printables.check.giuthi_3mf import check_3mf
 
         return check_3mf(path)
-    return [CheckResult("kind", False, f"{name}: no check knows this file (PDF sheets, Giuthi STLs, 3MFs and manifests)")]
+    return [CheckResult("kind", False, f"{name}: no check knows this file ({CHECKABLE})")]
 
 
 def _check_pdf(path: Path) -> list[CheckResult]:

@@ -300,6 +300,31 @@ def _page_marks(path) -> tuple[float, float, list[str]]:
     return smallest, closest, where
 
 
+def _flowing_text(drawing: PdfDrawing) -> str:
+    """The sheet's text as one flow: each page without its footer (its last line, the lowest text on
+    the page), so that a paragraph running on to the next page reads whole."""
+    pages = []
+    for page in drawing.pages:
+        lines = [line for line in page.text.splitlines() if line.strip()]
+        pages.append(" ".join(lines[:-1]))
+    return " ".join(" ".join(pages).split())
+
+
+def check_paragraphs(drawing: PdfDrawing, pits_per_row: int, seeds_per_pit: int, lang: str) -> CheckResult:
+    """Every paragraph of the rules stands on the sheet word for word (in the sheet's language)."""
+    text = _flowing_text(drawing)
+    sections = rules.rules_sheet_sections(pits_per_row, seeds_per_pit)
+    missing = []
+    count = 0
+    for heading, paragraphs, _ in sections:
+        for index, paragraph in enumerate(paragraphs, 1):
+            count += 1
+            if " ".join(said(lang, paragraph).split()) not in text:
+                missing.append(f"{heading!r} paragraph {index}")
+    return CheckResult("rules text", not missing, f"missing or altered: {', '.join(missing)}" if missing
+                       else f"{count} paragraphs of {len(sections)} sections, word for word")
+
+
 def check_rules_sheet(drawing: PdfDrawing) -> list[CheckResult]:
     """Paper, text size, margins, the rule sections, and every diagram replayed with the rule core."""
     params = drawing.parameters()
@@ -315,6 +340,7 @@ def check_rules_sheet(drawing: PdfDrawing) -> list[CheckResult]:
     text = " ".join(" ".join(p.text.split()) for p in drawing.pages)
     missing = [said(lang, h) for h in HEADINGS if said(lang, h) not in text]
     results.append(CheckResult("rule sections", not missing, f"missing: {', '.join(missing)}" if missing else ", ".join(HEADINGS)))
+    results.append(check_paragraphs(drawing, n, s, lang))
     try:
         diagrams = read_diagrams(drawing, lang)
     except UnreadableBoard as error:

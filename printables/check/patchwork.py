@@ -34,8 +34,10 @@ from printables.check.pdf import (
     check_page_size,
     check_print_scaling,
     check_ruler,
+    check_subject_keys,
     group_touching,
     lattice,
+    text_missing,
 )
 from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
@@ -58,6 +60,10 @@ TIME_TOKEN_MIN_MM = 12.0  # a time token's disc, to pick up and stack on the tra
 PART_HEADINGS = {"patches": "patches", "quilt boards": "quilts", "time track": "track", "extras": "extras",
                  "time track rules": "track rules"}
 PARTS = ("patches", "quilts", "track", "extras")
+# The parameters a sheet records in its subject; one more or one less means the file was altered.
+SUBJECT_KEYS = {"kind", "cell_mm", "ink", "leather", "paper", "part"}
+LANG_KEY = {"lang"}  # recorded by the translation pass; a sheet drawn without it is English
+COLOUR_SPREAD = 0.02  # a fill whose red, green and blue differ by more than this is coloured, not grey
 
 
 # ---------------------------------------------------------------------------------------------
@@ -452,15 +458,59 @@ def check_extras(page: PageDrawing, leather: str) -> tuple[CheckResult, list[flo
 # ---------------------------------------------------------------------------------------------
 
 
+def _is_coloured(colour: tuple) -> bool:
+    if len(colour) == 3:
+        return max(colour) - min(colour) > COLOUR_SPREAD
+    if len(colour) == 4:  # CMYK: any of C, M, Y apart from the others
+        return max(colour[:3]) - min(colour[:3]) > COLOUR_SPREAD
+    return False
+
+
+def check_ink(drawing: PdfDrawing, ink: str) -> CheckResult:
+    """The recorded ink matches the fills drawn: low ink has no coloured fill; full ink has coloured patches."""
+    coloured = [p + 1 for p, page in enumerate(drawing.pages)
+                for item in page.boxes + page.curves if item.fill and _is_coloured(item.fill_colour)]
+    pages = sorted(set(coloured))
+    if ink == "low":
+        ok = not coloured
+        return CheckResult("ink", ok, "low ink: no coloured fill on any page" if ok else
+                           f"recorded ink 'low' but {len(coloured)} coloured fill(s) on page(s) {pages[:6]}")
+    if ink == "full":
+        ok = bool(coloured)
+        return CheckResult("ink", ok, f"full ink: {len(coloured)} coloured fill(s) on page(s) {pages[:6]}" if ok else
+                           "recorded ink 'full' but nothing is filled in colour (a low-ink sheet?)")
+    return CheckResult("ink", False, f"recorded ink {ink!r} is not 'full' or 'low'")
+
+
+def check_rules_text(by_part: dict, wanted, lang: str) -> CheckResult:
+    """The track's rules (on the track page or a rules page of its own) and each quilt page's bonus
+    and score lines stand on the sheet word for word, in its language."""
+    problems = []
+    if "track" in wanted:
+        pages = by_part["track"] + by_part["track rules"]
+        if not any(not text_missing(page, [said(lang, rules.TRACK_RULES_TEXT)]) for _, page in pages):
+            problems.append("the time track's rules are missing or altered")
+    if "quilts" in wanted:
+        for number, page in by_part["quilts"]:
+            for name, text in (("7x7 bonus", rules.BONUS_NOTE), ("score", rules.SCORE_NOTE)):
+                if text_missing(page, [said(lang, text)]):
+                    problems.append(f"page {number}: the {name} line is missing or altered")
+    checked = [what for what, part in (("track rules", "track"), ("bonus and score lines", "quilts")) if part in wanted]
+    return CheckResult("rules text", not problems, "; ".join(problems[:4]) or
+                       (f"{' and '.join(checked)}, word for word" if checked else "no rules on these parts"))
+
+
 def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
     """All checks of a Patchwork sheet."""
     params = drawing.parameters()
     part, leather, cell_mm = params["part"], params["leather"], float(params["cell_mm"])
     wanted = PARTS if part == "all" else (part,)
     results = [
+        check_subject_keys(params, SUBJECT_KEYS | (LANG_KEY & set(params))),
         check_page_size(drawing, params["paper"], False),
         check_print_scaling(drawing),
         check_ruler(drawing),
+        check_ink(drawing, params["ink"]),
     ]
     # A small page carries the track's rules on a page of their own, after the track.
     by_part: dict[str, list[tuple[int, PageDrawing]]] = {p: [] for p in PARTS + ("track rules",)}
@@ -500,6 +550,7 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
             results.append(CheckResult("extras", False, f"{len(by_part['extras'])} extras pages, expected 1 or 2"))
     if patch_sizes or quilt_sizes or leather_sizes:
         results.append(check_square_sizes(patch_sizes, quilt_sizes, leather_sizes, cell_mm))
+    results.append(check_rules_text(by_part, wanted, lang_of(params)))
     results.append(check_publisher_box(drawing, GAME_FACTS["patchwork"]))
     no_advice = [i + 1 for i, page in enumerate(drawing.pages) if words_missing(page, [said(lang_of(params), p) for p in ADVICE_PHRASES])]
     results.append(CheckResult("card advice", not no_advice, f"no cardstock and glue advice on page(s) {no_advice}" if no_advice

@@ -263,7 +263,10 @@ def column_letters(index: int) -> str:
 def check_print_scaling(drawing: PdfDrawing) -> CheckResult:
     """The PDF asks viewers not to scale when printing."""
     ok = drawing.print_scaling == "None"
-    return CheckResult("print scaling", ok, f"PrintScaling is {drawing.print_scaling!r}" + ("" if ok else ", expected None"))
+    if ok:
+        return CheckResult("print scaling", True, "PrintScaling is /None (viewers print at actual size)")
+    found = "missing" if drawing.print_scaling is None else f"/{drawing.print_scaling}"
+    return CheckResult("print scaling", False, f"PrintScaling is {found}, expected /None (viewers would scale the page)")
 
 
 def check_ruler(drawing: PdfDrawing) -> CheckResult:

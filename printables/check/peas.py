@@ -25,6 +25,7 @@ from printables.check.pdf import (
     check_print_scaling,
     check_publisher_box,
     check_ruler,
+    check_subject_keys,
     objects_near_edge,
 )
 from printables.check.language import lang_of, said, said_regex
@@ -55,6 +56,10 @@ PAPER_EDGE_MM = 1.0  # a cut line this close to the paper's edge needs no mark: 
 SUMMARY_PHRASE = "roll 2 dice"
 BACK_PHRASES = ("How to play", "Pods never overlap", "exactly 1 higher or 1 lower", "number of smushed peas")
 NOT_PUBLIC = "the original card's layout is not public"
+# The parameters a card records in its subject; one more or one less means the file was altered.
+SUBJECT_KEYS = {"kind", "back", "bleed", "borderless", "cards_per_page", "expected_smushed", "landscape", "layout",
+                "layout_name", "page_mm", "page_ruler", "paper", "pea_mm", "pitch_mm", "postcard"}
+LANG_KEY = {"lang"}  # recorded by the translation pass; a card drawn without it is English
 
 
 @dataclass(frozen=True)
@@ -487,10 +492,35 @@ def _check_safe_zone(drawing: PdfDrawing, params: dict, found: list[list[Card]])
     return CheckResult("safe zone", not problems, "; ".join(problems[:6]) or what)
 
 
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _check_rules_text(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> CheckResult:
+    """The front's short rules on every card, and every paragraph of the full rules on every back,
+    word for word in the card's language (the words read in drawing order)."""
+    lang = lang_of(params)
+    problems = []
+    summary = _flat(said(lang, rules.CARD_SUMMARY))
+    for n, card in enumerate(found[0] if found else []):
+        if summary not in _flat(card_text(drawing.pages[0], card)):
+            problems.append(f"card {n + 1}: the rules on the front are missing or altered")
+    if params["back"] and len(found) > 1:
+        for n, card in enumerate(found[1]):
+            text = _flat(card_text(drawing.pages[1], card))
+            bad = [said(lang, head) for head, body in rules.FULL_RULES
+                   if _flat(said(lang, head)) not in text or _flat(said(lang, body)) not in text]
+            if bad:
+                problems.append(f"back {n + 1}: the rules under {', '.join(repr(b) for b in bad)} are missing or altered")
+    sides = "front and back" if params["back"] else "front"
+    return CheckResult("rules text", not problems, "; ".join(problems[:6]) or f"the rules on the {sides} of every card, word for word")
+
+
 def check_peas(drawing: PdfDrawing) -> list[CheckResult]:
     """All checks of a Breakfast Shy postcard PDF."""
     params = drawing.parameters()
-    results = [_check_pages(drawing, params), check_print_scaling(drawing)]
+    results = [check_subject_keys(params, SUBJECT_KEYS | (LANG_KEY & set(params))), _check_pages(drawing, params),
+               check_print_scaling(drawing)]
     layout_result, layout = _check_layout(params)
     results.append(layout_result)
     found, unmatched = [], []
@@ -510,4 +540,5 @@ def check_peas(drawing: PdfDrawing) -> list[CheckResult]:
     results.append(_check_safe_zone(drawing, params, found))
     results.append(check_publisher_box(drawing, GAME_FACTS["peas"], pages=[0]))
     results.append(_check_back(drawing, params, found))
+    results.append(_check_rules_text(drawing, params, found))
     return results

@@ -25,7 +25,11 @@ Run on every PDF by ``printables check`` (``check/dispatch.py``), whatever its k
   (0.25 em below to 0.8 em above); white fills and strokes are not ink.
 - **page boxes**: a file whose parameters declare a ``bleed`` in mm, one product per page, carries
   a TrimBox and a BleedBox on every page, TrimBox inside BleedBox inside MediaBox, the BleedBox
-  exactly the declared bleed outside the TrimBox on every side.
+  exactly the declared bleed outside the TrimBox on every side, and the TrimBox on the crop marks
+  drawn on the page (hairlines running to the paper's edge) within 0.1 mm; paper beyond the
+  BleedBox without crop marks fails (a page that is the BleedBox needs none). Every file: a CropBox
+  (what viewers show and print) is absent or equals the MediaBox (a bleed file's may be smaller,
+  but holds the whole BleedBox).
 
 ``PREFLIGHT_PENDING`` lists the kinds whose sheets do not yet meet the text-size and safe-zone
 rules: for them those two checks report their findings as "pending" without failing. It is empty:
@@ -60,9 +64,13 @@ SAFE_MM = {"sheet": 5.0, "card": 4.0}
 CARD_MAX_MM = (111.5, 158.5)
 EDGE_TOLERANCE_MM = 0.01  # a fill this close to the edge reaches it
 BOX_TOLERANCE_MM = 0.05
+TRIM_TOLERANCE_MM = 0.1  # the TrimBox lies on the crop marks within this
 MARK_MAX_LINE_MM = 0.3  # crop marks are hairlines
 INK_ABOVE_EM, INK_BELOW_EM = 0.8, 0.25  # a glyph's ink around its baseline, in em
 SIZE_DECIMALS = 2
+VISIBLE_DPI = 100  # pages are rendered this fine to see that every glyph shows (about 30 ms a page)
+VISIBLE_CONTRAST = 24  # of 255: a glyph's box must hold at least this much light-dark contrast
+VISIBLE_PAD_PX = 1  # the box is widened by this many pixels each side (thin glyphs between pixel columns)
 FONT_PROGRAMS = ("/FontFile", "/FontFile2", "/FontFile3")
 
 
@@ -297,6 +305,82 @@ def _inks(page) -> list[Ink]:
     return inks
 
 
+def _render_grey(document, index: int, dpi: float):
+    """Page ``index`` of an open pypdfium2 document rendered in grey (numpy array, 0 black to 255
+    white): the whole MediaBox, whatever the CropBox says."""
+    import numpy as np
+
+    page = document[index]
+    try:
+        page.set_cropbox(*page.get_mediabox())
+        image = page.render(scale=dpi / 72, grayscale=True).to_numpy()
+    finally:
+        page.close()
+    return np.asarray(image[..., 0] if image.ndim == 3 else image)
+
+
+def check_visible_text(path: Path, pdf) -> CheckResult:
+    """Every letter and digit on a page is visible: nothing painted over it.
+
+    Each page is rendered at ``VISIBLE_DPI`` (pypdfium2, in-process) and the box of every letter or
+    digit (its advance width, 0.75 em above to 0.2 em below the baseline, a pixel wider each side)
+    must hold light-dark contrast: a white (or any flat) fill drawn over the text leaves none.
+    Punctuation and symbols are left out (a dot is a pixel at this size); white text too (no ink).
+    """
+    import numpy as np
+    import pypdfium2 as pdfium  # the renderer pdfplumber itself uses
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return _visible_text(document, pdf, np)
+    finally:
+        document.close()
+
+
+def _visible_text(document, pdf, np) -> CheckResult:
+    problems = []
+    counted = 0
+    scale = VISIBLE_DPI / 72
+    for index, page in enumerate(pdf.pages):
+        chars = [c for c in page.chars if c.get("text", "").isalnum() and not _is_white(c.get("non_stroking_color"))]
+        if not chars:
+            continue
+        image = _render_grey(document, index, VISIBLE_DPI)
+        rows, cols = image.shape
+        media_x0, media_top = float(page.mediabox[0]), float(page.mediabox[3])
+        hidden = []
+        for char in chars:
+            size = char["size"]
+            # the text matrix is in the page's own space: the image's is the MediaBox from its top-left
+            left = char["matrix"][4] - media_x0
+            baseline = media_top - char["matrix"][5]
+            x0 = max(int(left * scale) - VISIBLE_PAD_PX, 0)
+            x1 = min(int(np.ceil((left + char["x1"] - char["x0"]) * scale)) + VISIBLE_PAD_PX, cols)
+            y0 = max(int((baseline - 0.75 * size) * scale), 0)
+            y1 = min(int(np.ceil((baseline + 0.2 * size) * scale)), rows)
+            box = image[y0:y1, x0:x1]
+            counted += 1
+            if box.size == 0 or int(box.max()) - int(box.min()) < VISIBLE_CONTRAST:
+                hidden.append(char)
+        if hidden:
+            runs: list[list] = []
+            for char in hidden:  # neighbouring hidden characters of one line read as one run
+                last = runs[-1][-1] if runs else None
+                if last is not None and abs(last["top"] - char["top"]) < 1 and 0 <= char["x0"] - last["x1"] < char["size"]:
+                    runs[-1].append(char)
+                else:
+                    runs.append([char])
+            def spelled(run: list) -> str:
+                return "".join((" " if i and c["x0"] - run[i - 1]["x1"] > 0.15 * c["size"] else "") + c["text"]
+                               for i, c in enumerate(run))
+
+            shown = "; ".join(f"{spelled(run)!r} at ({pt_to_mm(run[0]['x0']):.0f}, {pt_to_mm(run[0]['top']):.0f}) mm"
+                              for run in sorted(runs, key=len, reverse=True)[:3])
+            problems.append(f"page {index + 1}: {len(hidden)} letter(s) or digit(s) not visible (painted over?), e.g. {shown}")
+    return CheckResult("visible text", not problems, "; ".join(problems[:3])
+                       or f"{counted} letters and digits, each visible on the rendered page ({VISIBLE_DPI} dpi)")
+
+
 def _boxes(reader_page) -> dict[str, tuple[float, float, float, float] | None]:
     """MediaBox, TrimBox and BleedBox in PDF points (x0, y0, x1, y1); None where the page has none."""
     found = {}
@@ -347,17 +431,72 @@ def check_safe_zone(pdf, reader: PdfReader, params: dict) -> CheckResult:
                        or f"nothing but background, bleed and crop marks near the {edge} on {len(counts)} page(s)")
 
 
-def check_page_boxes(reader: PdfReader, params: dict) -> CheckResult:
-    """Bleed files: TrimBox inside BleedBox inside MediaBox, the bleed the declared mm on every side."""
+def _box(page, key: str) -> tuple[float, float, float, float] | None:
+    """A page box in PDF points as the page (or the page tree above it) sets it, or None if unset."""
+    node = page
+    while node is not None:
+        value = node.get(key)
+        if value is not None:
+            return tuple(float(v) for v in value.get_object())
+        parent = node.get("/Parent")
+        node = parent.get_object() if parent is not None else None
+    return None
+
+
+def _crop_mark_trim(plumber_page) -> tuple[float, float, float, float] | None:
+    """The trim the crop marks point at, in PDF points (x0, y0, x1, y1), or None without marks.
+
+    A crop mark is a hairline on the extension of a trim edge that runs to the paper's edge:
+    vertical ones (from the top or bottom edge) give the trim's x, horizontal ones its y.
+    """
+    width, height = plumber_page.width, plumber_page.height
+    reach = 0.5 / 25.4 * 72  # a mark ends within 0.5 mm of the paper's edge
+    xs, ys = [], []
+    for line in plumber_page.lines:
+        if pt_to_mm(line.get("linewidth") or 0) > MARK_MAX_LINE_MM:
+            continue
+        if abs(line["x0"] - line["x1"]) < 0.01 and (line["top"] <= reach or line["bottom"] >= height - reach):
+            xs.append(line["x0"])
+        elif abs(line["top"] - line["bottom"]) < 0.01 and (line["x0"] <= reach or line["x1"] >= width - reach):
+            ys.append(height - line["top"])
+    if not xs or not ys:
+        return None
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def check_page_boxes(reader: PdfReader, params: dict, pdf=None) -> CheckResult:
+    """Page boxes: the CropBox shows the whole page; bleed files carry TrimBox inside BleedBox inside
+    MediaBox, the bleed the declared mm on every side, the TrimBox where the crop marks point.
+
+    The CropBox is what viewers show and print: absent, or equal to the MediaBox, or (bleed files)
+    at least the BleedBox. ``pdf`` (pdfplumber), when given, lets the TrimBox be compared with the
+    crop marks drawn on the page (within ``TRIM_TOLERANCE_MM``).
+    """
     try:
         bleed = float(params.get("bleed") or 0.0)
     except (TypeError, ValueError):
         return CheckResult("page boxes", False, f"unreadable bleed {params.get('bleed')!r} in the parameters")
     one_up = int(params.get("cards_per_page", 1) or 1) == 1
     problems = []
+    tol = BOX_TOLERANCE_MM
+
+    def inside(inner, outer) -> bool:
+        return all(pt_to_mm(a - b) >= -tol for a, b in ((inner[0], outer[0]), (inner[1], outer[1]), (outer[2], inner[2]), (outer[3], inner[3])))
+
+    def where(box) -> str:
+        return "[" + " ".join(f"{pt_to_mm(v):.1f}" for v in box) + "] mm"
+
+    plumber_pages = list(pdf.pages) if pdf is not None else []
     for number, page in enumerate(reader.pages, 1):
         boxes = _boxes(page)
-        media, trim, bleed_box = boxes["/MediaBox"], boxes["/TrimBox"], boxes["/BleedBox"]
+        media, trim, bleed_box = boxes["/MediaBox"] or _box(page, "/MediaBox"), boxes["/TrimBox"], boxes["/BleedBox"]
+        crop = _box(page, "/CropBox")
+        if crop is not None and media is not None:
+            same = all(abs(pt_to_mm(a - b)) <= tol for a, b in zip(crop, media))
+            if not same and not (bleed_box is not None and inside(bleed_box, crop) and inside(crop, media)):
+                needed = "the MediaBox or at least the BleedBox" if bleed_box is not None else "the MediaBox"
+                problems.append(f"page {number}: CropBox {where(crop)} is not {needed} {where(media)}: "
+                                f"viewers would show and print only part of the page")
         if trim is None and bleed_box is None:
             if bleed and one_up:
                 problems.append(f"page {number}: no TrimBox or BleedBox, but {bleed:g} mm bleed declared")
@@ -366,10 +505,6 @@ def check_page_boxes(reader: PdfReader, params: dict) -> CheckResult:
             problems.append(f"page {number}: a {'BleedBox' if trim is None else 'TrimBox'} without a "
                             f"{'TrimBox' if trim is None else 'BleedBox'}")
             continue
-        tol = BOX_TOLERANCE_MM
-
-        def inside(inner, outer) -> bool:
-            return all(pt_to_mm(a - b) >= -tol for a, b in ((inner[0], outer[0]), (inner[1], outer[1]), (outer[2], inner[2]), (outer[3], inner[3])))
 
         if not inside(trim, bleed_box):
             problems.append(f"page {number}: the TrimBox is not inside the BleedBox")
@@ -379,12 +514,23 @@ def check_page_boxes(reader: PdfReader, params: dict) -> CheckResult:
         if any(abs(s - bleed) > tol for s in sides):
             problems.append(f"page {number}: bleed of {', '.join(f'{s:.2f}' for s in sides)} mm (left, bottom, right, top), "
                             f"{bleed:g} mm declared")
+        if number <= len(plumber_pages):
+            marked = _crop_mark_trim(plumber_pages[number - 1])
+            page_is_bleed = all(abs(pt_to_mm(a - b)) <= tol for a, b in zip(bleed_box, media))
+            if marked is None and not page_is_bleed:  # paper beyond the bleed: where to cut must be marked on it
+                problems.append(f"page {number}: paper beyond the BleedBox but no crop marks to cut along")
+            elif marked is not None:
+                shift = [pt_to_mm(a - b) for a, b in zip(trim, marked)]
+                if any(abs(d) > TRIM_TOLERANCE_MM for d in shift):
+                    problems.append(f"page {number}: TrimBox {where(trim)} is not the card between the crop marks "
+                                    f"{where(marked)} (off by {', '.join(f'{d:+.2f}' for d in shift)} mm)")
     boxed = sum(_boxes(page)["/TrimBox"] is not None for page in reader.pages)
     if not problems and not boxed:
-        return CheckResult("page boxes", True, "no bleed declared; the page is the paper" if not bleed else
-                           f"{bleed:g} mm bleed on cards imposed several to a page: the page is the paper, cut at the marks")
+        return CheckResult("page boxes", True, "no bleed declared; no CropBox cuts the page: the page is the paper" if not bleed
+                           else f"{bleed:g} mm bleed on cards imposed several to a page: the page is the paper, cut at the marks")
     return CheckResult("page boxes", not problems, "; ".join(problems[:4])
-                       or f"TrimBox inside BleedBox ({bleed:g} mm each side) inside MediaBox on {len(reader.pages)} page(s)")
+                       or f"TrimBox (at the crop marks) inside BleedBox ({bleed:g} mm each side) inside MediaBox"
+                          f" on {len(reader.pages)} page(s); CropBox shows it all")
 
 
 def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader=None) -> list[CheckResult]:
@@ -402,7 +548,8 @@ def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader
         results = check_fonts(path, pdf, reader)
         results.append(_pending(check_text_sizes(pdf, params), kind))
         results.append(_pending(check_safe_zone(pdf, reader, params), kind))
-        results.append(check_page_boxes(reader, params))
+        results.append(check_page_boxes(reader, params, pdf))
+        results.append(check_visible_text(path, pdf))
     except Exception as error:  # a file damaged in a way no check foresaw is a failed preflight, not a crash
         return [CheckResult("preflight", False, f"{type(error).__name__}: {error}")]
     return results

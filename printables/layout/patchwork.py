@@ -551,11 +551,8 @@ def _patch_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
 # ---------------------------------------------------------------------------------------------
 # Quilts
 
-BONUS_NOTE = (
-    "7x7 bonus: the first player to cover a whole 7x7 square of their quilt — anywhere: any of the "
-    "9 possible squares counts, so none is marked — takes the bonus tile, worth 7 points."
-)
-SCORE_NOTE = "Score at the end: your buttons + 7 for the bonus tile - 2 for every empty square of your quilt."
+BONUS_NOTE = rules.BONUS_NOTE
+SCORE_NOTE = rules.SCORE_NOTE
 
 
 def _quilt(x: float, y: float, cell: float, player: int, sheet: PatchworkSheet) -> list[Item]:
@@ -734,18 +731,7 @@ def edition_text(edition: str) -> str:
     return f"Leather patches: {name} on spaces {spaces}."
 
 
-RULES_TEXT = (
-    "Set-up: lay the 33 patches in a circle and put the neutral marker just clockwise of the small "
-    "2-square patch. Each player takes 5 buttons and puts a time token on start. "
-    "Turn: the player whose token is behind plays (on the same space, the one on top). Either buy one of "
-    "the three patches clockwise of the marker - pay its buttons, move the marker to its place, sew it on "
-    "your quilt in any rotation or flip without overlap, move your token on by its time - or pass: move just "
-    "ahead of the other token and take 1 button per space moved. "
-    "Moving onto or past a button space pays your income: the buttons shown on your quilt. The first token "
-    "to reach or pass a leather space takes that leather patch and sews it on at once. "
-    "When both tokens are on 53 the game ends: buttons + 7 (bonus tile) - 2 per empty square; on a tie the "
-    "player who reached 53 first wins."
-)
+RULES_TEXT = rules.TRACK_RULES_TEXT  # the words live in the rule core, where the check reads them
 
 
 LEGEND_INCOME = "button space: take your income"

@@ -109,53 +109,9 @@ PALE_TEXT: Colour = (0.93, 0.97, 0.87)
 INK_GREY: Colour = 0.28
 MARK_GREY: Colour = 0.0
 
-SUMMARY = (
-    "Each turn roll 2 dice and write each value in a different empty pea, exactly 1 more or 1 less "
-    "than every filled neighbour (left, right, up, down; ignore smushed peas and peas in pods). "
-    "Can't or won't? Smush any pea: cross it out. Or spend the roll circling 3 adjacent peas as a "
-    "pod (straight or bent, no overlap): its filled peas must share one value, and its empty peas "
-    "take only that value, whatever their neighbours. When every pea is filled or smushed, count "
-    "the smushed peas: lower is better. None makes Peater proud!"
-)
+SUMMARY = rules.CARD_SUMMARY  # the words live in the rule core, where the check reads them
 
-# The full rules for the back (shared/rules/breakfast-shy.md, our reading of the original text).
-FULL_RULES: tuple[tuple[str, str], ...] = (
-    (
-        "You need",
-        "Two six-sided dice and a pencil. The circles are peas. Two peas are neighbours when one is "
-        "directly left, right, above or below the other, never diagonally.",
-    ),
-    (
-        "Each turn",
-        "Roll both dice. Then EITHER use each die on its own, placing its value or smushing a pea, "
-        "OR spend the whole roll on creating one pod.",
-    ),
-    (
-        "Placing a value",
-        "Write the die's value in an empty pea; the two dice go in two different peas. Outside a pod "
-        "the value must be exactly 1 higher or 1 lower than every filled neighbour. Ignore "
-        "neighbours that are smushed or in a pod. Next to a 1 only a 2 fits; next to a 1 and a 4 "
-        "nothing does.",
-    ),
-    (
-        "Smushing",
-        "If you cannot or choose not to place a die, smush any pea that is not smushed yet, filled "
-        "or empty, in a pod or not: cross it out. A smushed pea holds no value any more.",
-    ),
-    (
-        "Pods",
-        "Instead of using the roll, circle 3 peas in a line or an L (A next to B, B next to C), "
-        "filled, empty or smushed. Pods never overlap. The filled peas of a new pod must all hold "
-        "the same value, the pod's value. An empty pea in a pod takes only the pod's value, "
-        "whatever its neighbours; in a pod with no value yet, the first value placed becomes its "
-        "value. A pod keeps its value even if that pea is smushed later.",
-    ),
-    (
-        "End and score",
-        "The harvest is complete when every pea is filled or smushed. Your score is the number of "
-        "smushed peas: lower is better. Complete the harvest without smushing a pea to make Peater proud!",
-    ),
-)
+FULL_RULES = rules.FULL_RULES
 
 
 # --------------------------------------------------------------------------- text of the card

@@ -1291,3 +1291,63 @@ def sample_game(
         played.append((move, trace))
         state = trace.state
     return played
+
+
+# The words of the rules sheet (its layout sets them with the diagrams; its check reads them back word
+# for word).
+def rules_sheet_sections(pits_per_row: int, seeds_per_pit: int) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+    """(heading, paragraphs, diagram keys) for each part of the sheet, in order."""
+    n = pits_per_row
+    last = 2 * n - 1
+    return (
+        ("The board and the set-up", (
+            f"Two players, South and North, sit facing each other. Each owns the row of {n} pits in front of"
+            " them and the store on their right; stores hold captured seeds only and are never sown into."
+            f" Put {seeds_per_pit} seeds in every pit ({2 * n * seeds_per_pit} seeds). To choose who starts,"
+            " one player hides a seed in one hand; if the other guesses the hand, they start.",
+            f"How to read the diagrams: South sits at the bottom. Pits are numbered 0 to {last} anticlockwise,"
+            f" from South's left (0 to {n - 1}) round to North's left ({n} to {last}); the small numbers"
+            " above and below the rows are these pit numbers, the big ones are seeds. 'ccw' (anticlockwise) sows"
+            f" towards higher numbers, 'cw' (clockwise) towards lower ones, and {last} and 0 are neighbours:"
+            " '4cw' means take the seeds of pit 4 and sow them clockwise; '3cw,0cw' is a turn of two"
+            " sowings. The shaded pit is the one lifted next; the ring marks where the last seed of a lap fell."
+            " North's store is on the left, South's on the right.",
+        ), ("set-up",)),
+        ("A turn", (
+            f"Take all the seeds of one of your pits holding at least {MIN_SEEDS_TO_SOW} and sow them one"
+            " by one into the next pits in the direction you choose, clockwise or anticlockwise: your pits"
+            " and your opponent's alike, never skipping a pit, not even the one you emptied. Your turn has"
+            " 'crossed' as soon as one of its seeds falls into an opponent's pit. Where the last seed lands"
+            " decides what happens next: if it lands in an empty pit on your opponent's side, your turn ends.",
+        ), ("a turn",)),
+        ("Relay", (
+            "If the last seed lands in a pit that already held seeds (on either side, crossed or not), lift"
+            " all the seeds of that pit and sow on in the opposite direction. The direction flips at every"
+            " lift; the sowing goes on, lap after lap, until a last seed falls into an empty pit.",
+        ), ("relay",)),
+        ("Sow again", (
+            "If the last seed lands in an empty pit on your own side before your turn has crossed, you must"
+            f" sow again: choose any of your pits holding at least {MIN_SEEDS_TO_SOW} seeds and a"
+            " direction, as at the start of the turn (the turn still has not crossed). If you have no such"
+            " pit, the turn ends.",
+            "Rule 5b: a sowing that would end in a sow-again on a board already seen at one of this turn's"
+            " choice points (its start or an earlier sow-again) is not offered: it changes nothing and could"
+            " go on forever. If no choice is left, the turn ends. A sowing whose laps would repeat forever"
+            " is not offered either.",
+        ), ("sow-again", "rule 5b")),
+        ("Capture chain", (
+            "If the last seed lands in an empty pit on your own side after your turn has crossed, capture"
+            " the seeds of the opposite pit into your store. If it captured, carry on in the direction of"
+            " that last lap: each next pit of yours that is empty and faces a pit holding seeds captures"
+            " that pit too; stop at the first that fails or at the end of your row. The capturing seed"
+            " stays where it fell, and the turn ends. If the opposite pit is empty, nothing is captured and"
+            " the turn ends.",
+        ), ("capture chain",)),
+        ("Passing, the end and the score", (
+            f"If none of your pits holds {MIN_SEEDS_TO_SOW} or more seeds, or every choice would sow"
+            " forever, you pass. Before every turn: the game ends when one player's pits are all empty, when"
+            " neither player can move, or when the whole position (pits, stores and player to move) repeats"
+            " one seen before. Each player adds the seeds left in their own pits to their store; the larger"
+            " total wins, equal totals draw.",
+        ), ("the end",)),
+    )

@@ -592,3 +592,23 @@ def winner(state: State) -> int:
         return 0 if s0 > s1 else 1
     assert state.first_home is not None  # both tokens are home, so one got there first
     return state.first_home
+
+
+# The words a sheet prints about the rules (its layout sets them; its check reads them back word for word).
+TRACK_RULES_TEXT = (
+    "Set-up: lay the 33 patches in a circle and put the neutral marker just clockwise of the small "
+    "2-square patch. Each player takes 5 buttons and puts a time token on start. "
+    "Turn: the player whose token is behind plays (on the same space, the one on top). Either buy one of "
+    "the three patches clockwise of the marker - pay its buttons, move the marker to its place, sew it on "
+    "your quilt in any rotation or flip without overlap, move your token on by its time - or pass: move just "
+    "ahead of the other token and take 1 button per space moved. "
+    "Moving onto or past a button space pays your income: the buttons shown on your quilt. The first token "
+    "to reach or pass a leather space takes that leather patch and sews it on at once. "
+    "When both tokens are on 53 the game ends: buttons + 7 (bonus tile) - 2 per empty square; on a tie the "
+    "player who reached 53 first wins."
+)
+BONUS_NOTE = (
+    "7x7 bonus: the first player to cover a whole 7x7 square of their quilt — anywhere: any of the "
+    "9 possible squares counts, so none is marked — takes the bonus tile, worth 7 points."
+)
+SCORE_NOTE = "Score at the end: your buttons + 7 for the bonus tile - 2 for every empty square of your quilt."
