@@ -11,24 +11,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pypdf import PdfReader, PdfWriter
+from pypdf import PdfWriter
 from pypdf.generic import ArrayObject, FloatObject, NameObject
 
 from printables.check.dispatch import check_file
 from printables.cli import main
 
+from damage import edit_subject as _edit_subject, failed_checks as _failed, make_sheet as _sheet
+
 MM = 72 / 25.4
-
-
-def _sheet(tmp_path: Path, command: str, *args: str) -> Path:
-    out = tmp_path / f"{command}.pdf"
-    result = CliRunner().invoke(main, [command, *args, "-o", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
-
-
-def _failed(path: Path) -> dict[str, str]:
-    return {r.name: r.detail for r in check_file(path) if not r.ok}
 
 
 def _passed(path: Path) -> dict[str, str]:
@@ -180,18 +171,6 @@ def test_check_of_a_folder_with_nothing_checkable_says_so(tmp_path):
 
 
 # ------------------------------------------------------------------- recorded parameters (QA item 7)
-
-
-def _edit_subject(src: Path, dst: Path, change) -> Path:
-    import json
-
-    writer = PdfWriter(clone_from=str(src))
-    subject = json.loads(PdfReader(str(src)).metadata["/Subject"])
-    change(subject)
-    writer.add_metadata({"/Subject": json.dumps(subject, sort_keys=True)})
-    with open(dst, "wb") as handle:
-        writer.write(handle)
-    return dst
 
 
 @pytest.fixture(scope="module")

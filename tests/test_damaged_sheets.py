@@ -8,31 +8,18 @@ twice or another subject. The undamaged file passes the same checks, so each fai
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ContentStream, NameObject
 
 from printables.check.dispatch import check_file
-from printables.cli import main
+
+from damage import edit_subject as _edit_subject, failed_checks as _failed, make_sheet as _sheet
 from printables.paper import pt_to_mm
 
 PAINT_OPERATORS = {b"f", b"f*", b"F", b"B", b"B*", b"b", b"b*", b"S", b"s", b"n"}
-
-
-def _sheet(tmp_path: Path, command: str, *args: str) -> Path:
-    out = tmp_path / f"{command}.pdf"
-    result = CliRunner().invoke(main, [command, *args, "-o", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
-
-
-def _failed(path: Path) -> dict[str, str]:
-    """The checks that fail on ``path``, by name."""
-    return {r.name: r.detail for r in check_file(path) if not r.ok}
 
 
 def _text_of(operands) -> str:
@@ -96,16 +83,6 @@ def _duplicate_page(src: Path, dst: Path, copy: bool = False) -> Path:
     with open(dst, "wb") as handle:
         writer.write(handle)
     assert len(PdfReader(str(dst)).pages) == 2
-    return dst
-
-
-def _edit_subject(src: Path, dst: Path, change) -> Path:
-    writer = PdfWriter(clone_from=str(src))
-    subject = json.loads(PdfReader(str(src)).metadata["/Subject"])
-    change(subject)
-    writer.add_metadata({"/Subject": json.dumps(subject, sort_keys=True)})
-    with open(dst, "wb") as handle:
-        writer.write(handle)
     return dst
 
 
