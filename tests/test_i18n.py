@@ -12,10 +12,10 @@ from pypdf import PdfReader
 
 from printables import i18n
 from printables.errors import ParameterError
-from printables.i18n import Catalogue, Translated, break_lines, catalogue, drawing_in, translate_document
+from printables.i18n import Translated, break_lines, catalogue, drawing_in, translate_document
 from printables import fonts
 from printables.i18n import fonts as lang_fonts
-from printables.layout.primitives import Document, Page, Rect, Text
+from printables.layout.primitives import Document, Rect, Text
 from printables.sheets import SHEET_KINDS, _load, render_sheet, sheet_params
 
 sys.path.insert(0, str(Path(__file__).parent))

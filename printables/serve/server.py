@@ -11,7 +11,6 @@ from __future__ import annotations
 import ipaddress
 import json
 import mimetypes
-import os
 import re
 import shutil
 import socket
