@@ -168,7 +168,7 @@ def build_preset(preset: Preset, output: Path, progress=lambda message: None, *,
     """
     from printables.check.dispatch import check_file, expand
     from printables.gallery import add_to_gallery
-    from printables.models import MODEL_KINDS, build_giuthi, model_params
+    from printables.models import MODEL_KINDS, build_giuthi, model_params, set_options
     from printables.sheets import SHEET_KINDS, sheet_params, write_sheet
 
     clock = StepClock(progress)
@@ -182,8 +182,9 @@ def build_preset(preset: Preset, output: Path, progress=lambda message: None, *,
         checked = [path]
     elif preset.kind in MODEL_KINDS:
         params = model_params(preset.kind, preset.params, source)
+        options = set_options(preset.params, source)
         folder = output / preset.kind / preset.name
-        paths = tuple(build_giuthi(params, folder, slice_parts=slicer, progress=clock))
+        paths = tuple(build_giuthi(params, folder, slice_parts=slicer, progress=clock, **options))
         checked = expand(folder)
     else:
         known = ", ".join(sorted(SHEET_KINDS) + list(MODEL_KINDS))

@@ -24,11 +24,33 @@ Progress = Callable[[str], None]
 CAPACITY_ADVICE = " use smaller seeds, larger or deeper bowls, or fewer seeds per pit"
 
 
+# Preset keys that say how the set is printed, not what the board is: the language of its print
+# card and rules sheet, and the rules sheet's paper.
+SET_OPTIONS = {"lang": "en", "paper": "a4"}
+RULES_PAPERS = ("a4", "letter")
+
+
+def set_options(mapping: Mapping[str, Any], source: str = "parameters") -> dict[str, str]:
+    """The set options (``lang``, ``paper``) of a model preset's parameters, validated, defaults filled in."""
+    from printables.i18n import LANGS
+
+    options = {key: mapping.get(key, default) for key, default in SET_OPTIONS.items()}
+    if options["lang"] not in LANGS:
+        raise ParameterError(f"{source}: lang {options['lang']!r}: use one of {', '.join(LANGS)}")
+    if options["paper"] not in RULES_PAPERS:
+        raise ParameterError(f"{source}: paper {options['paper']!r}: use one of {', '.join(RULES_PAPERS)}")
+    return options
+
+
 def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameters") -> GiuthiBoardParams:
-    """The validated parameters of a model kind; a board too small for its seeds is refused."""
+    """The validated parameters of a model kind; a board too small for its seeds is refused.
+
+    The set options (``lang``, ``paper``) may stand beside the board's parameters; they are
+    validated here and left to the set (``set_options``)."""
     if kind != "giuthi-board":
         raise KeyError(kind)
-    mapping = dict(mapping)
+    set_options(mapping, source)
+    mapping = {key: value for key, value in mapping.items() if key not in SET_OPTIONS}
     if "size_mm" in mapping:
         mapping = _sized(mapping, source)
     try:

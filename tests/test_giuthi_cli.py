@@ -238,3 +238,30 @@ def test_the_legends_example_lap_is_the_rule_cores_on_this_board(pits):
     trace = g.apply_traced(g.State(tuple(pits_list), (0, 0), g.SOUTH), g.Move.parse("4cw"))
     assert trace.laps[0].end == int(said.group(1))
     assert "go on forever" in legend
+
+
+# ---------------------------------------------------------------- set options in model presets
+
+
+def test_a_model_preset_may_name_the_sets_language_and_the_command_line_wins(tmp_path):
+    from pypdf import PdfReader
+
+    ko = tmp_path / "ko.pdf"
+    result = CliRunner().invoke(main, ["giuthi", "--preset", "giuthi-ko", "--rules", "-o", str(ko)])
+    assert result.exit_code == 0, result.output
+    assert "기우티" in PdfReader(str(ko)).pages[0].extract_text()
+    en = tmp_path / "en.pdf"
+    result = CliRunner().invoke(main, ["giuthi", "--preset", "giuthi-ko", "--lang", "en", "--rules", "-o", str(en)])
+    assert result.exit_code == 0, result.output
+    assert "Giuthi" in PdfReader(str(en)).pages[0].extract_text()
+
+
+@pytest.mark.parametrize("key, value, allowed", [("lang", "de", "en, ko, tr"), ("paper", "a3", "a4, letter")])
+def test_a_model_presets_bad_set_option_names_the_file_and_what_is_allowed(tmp_path, key, value, allowed):
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "odd.toml").write_text(
+        f'kind = "giuthi-board"\ndescription = "x"\n[params]\npits_per_row = 6\n{key} = "{value}"\n')
+    result = CliRunner().invoke(main, ["build", "odd", "--presets", str(tmp_path / "models"), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "odd.toml" in result.output and f"{key} {value!r}: use one of {allowed}" in result.output
+    assert not (tmp_path / "out").exists()

@@ -94,6 +94,12 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
         base.update(presets[preset])
     given = {OPTION_FIELDS[k]: v for k, v in options.items() if v is not None}
     mapping = {**base, **given}
+    # A preset may say the set's language and rules paper; --lang and --paper, when given, win.
+    source = click.core.ParameterSource.DEFAULT
+    if ctx.get_parameter_source("lang") == source:
+        lang = base.get("lang", lang)
+    if ctx.get_parameter_source("paper") == source:
+        paper = base.get("paper", paper)
     param = next(p for p in ctx.command.params if p.name == "output")
     if rules_only:
         # The rules sheet needs only the rule core's numbers: a 2x10 sheet can be printed for a
