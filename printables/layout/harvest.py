@@ -192,17 +192,23 @@ def _grid_room(sheet: HarvestSheet, box: Box) -> tuple[float, float]:
     return box.w - 2 * LABEL_BAND_MM, box.h - _furniture_heights(sheet, box.w) - LABEL_BAND_MM
 
 
-def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
-    """Choose the cell size and the regions: the largest cell over the ways to arrange the games."""
-    page_w, page_h, area = _region_area(sheet)
-    best: tuple[float, list[Box]] | None = None
-    largest_fit = 0.0
+def _arrangement_rooms(sheet: HarvestSheet):
+    """Each way to arrange the page's games that leaves a game room: its regions and the grid's room (w, h mm)."""
+    _, _, area = _region_area(sheet)
     for cols, rows in arrangements(sheet.per_page):
         boxes = regions(area, cols, rows, sheet.per_page)
         try:
             room_w, room_h = _grid_room(sheet, boxes[0])
         except ParameterError:
             continue
+        yield boxes, room_w, room_h
+
+
+def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
+    """Choose the cell size and the regions: the largest cell over the ways to arrange the games."""
+    best: tuple[float, list[Box]] | None = None
+    largest_fit = 0.0
+    for boxes, room_w, room_h in _arrangement_rooms(sheet):
         fit = floor_to(min(room_w / sheet.width, room_h / sheet.height), CELL_STEP_MM * 0.1)
         largest_fit = max(largest_fit, fit)
         if sheet.cell_mm is not None:
@@ -260,14 +266,8 @@ def _most_per_page(sheet: HarvestSheet) -> int:
 def largest_grids_at(sheet: HarvestSheet, cell: float) -> tuple[tuple[int, int], int]:
     """The grid with the most cells of ``cell`` mm that fits in any arrangement of the page's games,
     and the side of the largest square grid that does."""
-    _, _, area = _region_area(sheet)
     best, square = (0, 0), 0
-    for cols, rows in arrangements(sheet.per_page):
-        boxes = regions(area, cols, rows, sheet.per_page)
-        try:
-            room_w, room_h = _grid_room(sheet, boxes[0])
-        except ParameterError:
-            continue
+    for _, room_w, room_h in _arrangement_rooms(sheet):
         fit = (int(room_w / cell + 1e-9), int(room_h / cell + 1e-9))
         if fit[0] * fit[1] > best[0] * best[1]:
             best = fit
