@@ -535,8 +535,11 @@ class _Kernel(NamedTuple):
     """The lap tables of one board size (see above), built on first use by _kernel."""
 
     cap: int  # most seeds on a board the tables serve: 2n x MAX_SEEDS_PER_PIT
-    south_mask: int  # the bits of South's pits in a packed board (North's are those above them)
-    candidates: tuple[tuple[tuple[int, list, Move, int], ...], ...]  # [player]: see _build_kernel
+    south: int  # the bits of South's pits in a packed board
+    north: int  # the shift of North's first pit (the bits above it are North's)
+    # [player]: (start pit, ((uncrossed row, one-sowing Move, d) for d in CCW, CW)) per own pit,
+    # ascending: the order of legal_moves.
+    starts: tuple[tuple[tuple[int, tuple[tuple[list, Move, int], ...]], ...], ...]
 
 
 # What an entry says of an empty end pit (the lap's last seed is then its only seed): the turn
@@ -546,14 +549,14 @@ class _Kernel(NamedTuple):
 _END_STOP = None
 _END_AGAIN = True
 
-_KERNELS: dict[int, _Kernel] = {}
+_KERNELS: dict[int, _Kernel] = {}  # by the number of pits (2n)
 
 
-def _kernel(n: int) -> _Kernel:
-    """The lap tables of 2 x ``n`` boards, built once (about 10 ms for 2x6)."""
-    kernel = _KERNELS.get(n)
+def _kernel(size: int) -> _Kernel:
+    """The lap tables of boards of ``size`` pits, built once (about 10 ms for 2x6)."""
+    kernel = _KERNELS.get(size)
     if kernel is None:
-        kernel = _KERNELS[n] = _build_kernel(n)
+        kernel = _KERNELS[size] = _build_kernel(size // 2)
     return kernel
 
 
@@ -563,7 +566,7 @@ def _build_kernel(n: int) -> _Kernel:
     cap = size * MAX_SEEDS_PER_PIT
     assert cap < 1 << _PIT_BITS
     seed = [1 << (_PIT_BITS * pit) for pit in range(size)]  # one seed in pit i, packed
-    candidates = []
+    starts = []
     for player in (SOUTH, NORTH):
         lo, hi = player * n, player * n + n
         # rows[crossed, d, pit]: a lap from ``pit`` in direction d. Uncrossed laps start on the
@@ -595,14 +598,11 @@ def _build_kernel(n: int) -> _Kernel:
                         j += d
                     empty = (_PIT_BITS * (size - 1 - end), tuple(chain))
                 row.append((delta, _PIT_BITS * end, rows[crossed, -d, end], empty))
-        # (start pit, its uncrossed row, the one-sowing Move, direction): pits ascending, CCW
-        # before CW, the order of legal_moves.
-        candidates.append(tuple(
-            (pit, rows[False, d, pit], _MOVES[pit][d], d)
+        starts.append(tuple(
+            (pit, tuple((rows[False, d, pit], _MOVES[pit][d], d) for d in (1, -1)))
             for pit in range(lo, hi)
-            for d in (1, -1)
         ))
-    return _Kernel(cap, (1 << (_PIT_BITS * n)) - 1, tuple(candidates))
+    return _Kernel(cap, seed[n] - 1, _PIT_BITS * n, tuple(starts))
 
 
 def _pack(pits: Sequence[int]) -> int:
@@ -636,61 +636,61 @@ def _packed_sowings(
 
     ``seen`` holds the packed boards of this turn's choice points: a sow-again that brings one
     back repeats the within-turn state and is not legal (rule 5b), nor is a relay chain that
-    loops. Pits ascending, CCW before CW. The caller has checked that the board's total is at most
-    the kernel's cap. tests/test_giuthi_playouts.py checks this against a naive seed-by-seed
-    sowing, in whole games and on random boards.
+    loops. Pits ascending, CCW before CW. The caller has checked the board with _packable.
+    tests/test_giuthi_playouts.py checks this against a naive seed-by-seed sowing, in whole
+    games and on random boards.
     """
-    size = len(pits)
     out: list[_Sown] = []
     keep = out.append
-    for start, row, move, d in _kernel(size >> 1).candidates[player]:
-        seeds = pits[start]
-        if seeds < 2:  # MIN_SEEDS_TO_SOW (a constant here: a global lookup per candidate)
+    inline_laps = _INLINE_LAPS
+    for start, directions in _KERNELS[len(pits)].starts[player]:
+        lifted = pits[start]
+        if lifted < 2:  # MIN_SEEDS_TO_SOW (a constant here: a global lookup per pit)
             continue
-        b = board
-        for _ in _INLINE_LAPS:
-            delta, shift, relay, empty = row[seeds]
-            b += delta
-            seeds = b >> shift & 255  # the end pit, its last seed included
-            if seeds > 1:  # it was occupied: lift it and sow on the other way
-                row = relay
+        for row, move, d in directions:
+            seeds = lifted
+            b = board
+            for _ in inline_laps:
+                delta, shift, row, empty = row[seeds]  # row: now the relay's, from the end pit
+                b += delta
+                seeds = b >> shift & 255  # the end pit, its last seed included
+                if seeds < 2:  # it was empty: the sowing ends there
+                    break
+            else:  # a long relay chain: _sow sows it again from the start, watching for a loop
+                work = list(pits)
+                code, captured, _ = _sow(work, start, d, player, len(pits) >> 1)
+                if code == _LOOP:
+                    continue  # never ends: not a legal sowing
+                b = _pack(work)
+                if code == _AGAIN and b in seen:
+                    continue
+                keep((move, code == _AGAIN, b, captured))
                 continue
-            break
-        else:  # a long relay chain: _sow sows it again from the start, watching for a loop
-            work = list(pits)
-            code, captured, _ = _sow(work, start, d, player, size >> 1)
-            if code == _LOOP:
-                continue  # never ends: not a legal sowing
-            b = _pack(work)
-            if code == _AGAIN and b in seen:
-                continue
-            keep((move, code == _AGAIN, b, captured))
-            continue
-        if empty is _END_STOP:
-            keep((move, False, b, 0))
-        elif empty is _END_AGAIN:
-            if b not in seen:  # rule 5b
-                keep((move, True, b, 0))
-        else:  # crossed, on the own row: capture the facing pit, then the chain
-            facing, chain = empty
-            taken = b >> facing & 255
-            if taken:
-                b -= taken << facing
-                for own, facing in chain:
-                    if b >> own & 255:
-                        break
-                    more = b >> facing & 255
-                    if not more:
-                        break
-                    taken += more
-                    b -= more << facing
-            keep((move, False, b, taken))
+            if empty is _END_STOP:
+                keep((move, False, b, 0))
+            elif empty is _END_AGAIN:
+                if b not in seen:  # rule 5b
+                    keep((move, True, b, 0))
+            else:  # crossed, on the own row: capture the facing pit, then the chain
+                facing, chain = empty
+                taken = b >> facing & 255
+                if taken:
+                    b -= taken << facing
+                    for own, facing in chain:
+                        if b >> own & 255:
+                            break
+                        more = b >> facing & 255
+                        if not more:
+                            break
+                        taken += more
+                        b -= more << facing
+                keep((move, False, b, taken))
     return out
 
 
 def _packable(pits: tuple[int, ...]) -> bool:
     """True if the kernel serves this board (see above) and _sow is the real one."""
-    return sum(pits) <= _kernel(len(pits) >> 1).cap and _sow is _SOW
+    return sum(pits) <= _kernel(len(pits)).cap and _sow is _SOW
 
 
 def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> list[_Choice]:
@@ -797,6 +797,7 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
 #   _moves  what legal_moves returns (apply sets it for the mid-turn states it makes);
 #   _sown   the kernel's legal sowings behind _moves (set only where the game is known not over),
 #           which apply matches the Move objects against and reuses;
+#   _position  at a turn start, the Position legal_moves checked against the history;
 #   _board  the packed pits, present only if the kernel serves the board (see _kernel above);
 #   _seen   mid-turn: the packed boards of this turn's choice points;
 #   _pass   at a turn start offering only PASS: the opponent's sowings, for the state after it;
@@ -830,46 +831,50 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     """The legal next sowings as one-sowing moves, or (PASS,) if there is none; () at the end."""
     fields = state.__dict__
     moves = fields.get("_moves")
-    if moves is None:
-        moves = fields["_moves"] = _legal_moves(fields)
-    return moves
-
-
-def _legal_moves(fields: dict) -> tuple[Move, ...]:
-    """legal_moves' work, once per state (see the private fields above)."""
+    if moves is not None:
+        return moves
+    board = fields.get("_board")
+    if board is None:
+        board = _prepare(fields)
+        if board is None or _sow is not _SOW:
+            moves = fields["_moves"] = _reference_moves(state)
+            return moves
     pits = fields["pits"]
     player = fields["player"]
     turn_boards = fields["turn_boards"]
     if not turn_boards:  # a turn start: the end checks of the rules
-        n = len(pits) >> 1
-        if not any(pits[:n]) or not any(pits[n:]):
+        kernel = _KERNELS[len(pits)]
+        position = _tuple_new(Position, (pits, fields["stores"], player))
+        if not board & kernel.south or not board >> kernel.north or position in fields["history"]:
+            fields["_moves"] = ()
             return ()
-        history = fields["history"]
-        if history and _tuple_new(Position, (pits, fields["stores"], player)) in history:
-            return ()
-    board = fields.get("_board")
-    if board is None:
-        board = _prepare(fields)
-    if board is None or _sow is not _SOW:  # the reference path, one _sow per candidate
-        choices = _measured_choices(pits, player, turn_boards or {pits})
-        if choices:
-            return tuple(c.move for c in choices)
-        if turn_boards:
-            return _PASS_ONLY
-        return _PASS_ONLY if _has_sowing(pits, 1 - player, {pits}) else ()
+        fields["_position"] = position  # apply records it in the history
     sown = fields.get("_next")  # sown already when the opponent passed
     if sown is None:
         sown = _packed_sowings(pits, board, player, fields.get("_seen") or (board,))
     fields["_sown"] = sown
     if sown:
-        return tuple(map(_first, sown))
-    if turn_boards:
-        return _PASS_ONLY
-    other = _packed_sowings(pits, board, 1 - player, (board,))
-    if other:
-        fields["_pass"] = other  # the sowings after the PASS, for apply
-        return _PASS_ONLY
-    return ()
+        moves = fields["_moves"] = tuple(map(_first, sown))
+        return moves
+    moves = _PASS_ONLY
+    if not turn_boards:
+        other = _packed_sowings(pits, board, 1 - player, (board,))
+        if other:
+            fields["_pass"] = other  # the sowings after the PASS, for apply
+        else:
+            moves = ()  # neither player can move
+    fields["_moves"] = moves
+    return moves
+
+
+def _reference_moves(state: State) -> tuple[Move, ...]:
+    """legal_moves through _sow, one call per candidate: for boards the kernel does not serve."""
+    if end_reason(state) is not None:
+        return ()
+    choices = _measured_choices(state.pits, state.player, _seen(state))
+    if choices:
+        return tuple(c.move for c in choices)
+    return _PASS_ONLY
 
 
 def iter_turns(state: State) -> Iterator[Move]:
@@ -1004,9 +1009,7 @@ def apply(state: State, move: Move) -> State:
         # The repetition rule compares positions at turn starts, so a turn's start is recorded.
         turn_boards = fields["turn_boards"]
         history = fields["history"]
-        new["history"] = (
-            history if turn_boards else history | {_tuple_new(Position, (pits, stores, player))}
-        )
+        new["history"] = history if turn_boards else history | {fields["_position"]}
         if again:
             seen = fields.get("_seen")
             seen = seen | {board} if seen else {fields["_board"], board}
@@ -1028,7 +1031,7 @@ def apply(state: State, move: Move) -> State:
 def _after_pass(fields: dict) -> State:
     """The state after a PASS that legal_moves offered alone at a turn start."""
     pits, stores, player = fields["pits"], fields["stores"], fields["player"]
-    history = fields["history"] | {_tuple_new(Position, (pits, stores, player))}
+    history = fields["history"] | {fields["_position"]}
     after = _new_state(pits, stores, 1 - player, history, _NO_BOARDS)
     after.__dict__["_board"] = fields["_board"]
     after.__dict__["_next"] = fields["_pass"]
