@@ -173,7 +173,7 @@ def _check_open_pdf(path: Path, pdf, reader) -> list[CheckResult]:
         if kind in LETTERED:
             from printables.check.language import check_lettering
 
-            results += check_lettering(path, kind, drawing.parameters(), [page.text for page in drawing.pages])
+            results += check_lettering(path, kind, drawing.parameters(), [page.text for page in drawing.pages], drawing)
         return results + printing
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
         return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")] + printing
