@@ -531,15 +531,18 @@ def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
 _PIT_BITS = 8
 
 
-class _Kernel(NamedTuple):
+class _Kernel:
     """The lap tables of one board size (see above), built on first use by _kernel."""
 
-    cap: int  # most seeds on a board the tables serve: 2n x MAX_SEEDS_PER_PIT
-    south: int  # the bits of South's pits in a packed board
-    north: int  # the shift of North's first pit (the bits above it are North's)
-    # [player]: (start pit, ((uncrossed row, one-sowing Move, d) for d in CCW, CW)) per own pit,
-    # ascending: the order of legal_moves.
-    starts: tuple[tuple[tuple[int, tuple[tuple[list, Move, int], ...]], ...], ...]
+    __slots__ = ("cap", "south", "north", "starts")
+
+    def __init__(self, cap: int, south: int, north: int, starts: tuple) -> None:
+        self.cap = cap  # most seeds on a board the tables serve: 2n x MAX_SEEDS_PER_PIT
+        self.south = south  # the bits of South's pits in a packed board
+        self.north = north  # the shift of North's first pit (the bits above it are North's)
+        # starts[player]: (start pit, ((uncrossed row, one-sowing Move, d) for d in CCW, CW))
+        # per own pit, ascending: the order of legal_moves.
+        self.starts = starts
 
 
 # What an entry says of an empty end pit (the lap's last seed is then its only seed): the turn
@@ -797,7 +800,7 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
 #   _moves  what legal_moves returns (apply sets it for the mid-turn states it makes);
 #   _sown   the kernel's legal sowings behind _moves (set only where the game is known not over),
 #           which apply matches the Move objects against and reuses;
-#   _position  at a turn start, the Position legal_moves checked against the history;
+#   _position  at a turn start, {the Position} legal_moves checked against the history;
 #   _board  the packed pits, present only if the kernel serves the board (see _kernel above);
 #   _seen   mid-turn: the packed boards of this turn's choice points;
 #   _pass   at a turn start offering only PASS: the opponent's sowings, for the state after it;
@@ -842,16 +845,23 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     pits = fields["pits"]
     player = fields["player"]
     turn_boards = fields["turn_boards"]
-    if not turn_boards:  # a turn start: the end checks of the rules
+    if turn_boards:
+        sown = _packed_sowings(pits, board, player, fields["_seen"])
+    else:  # a turn start: the end checks of the rules
         kernel = _KERNELS[len(pits)]
-        position = _tuple_new(Position, (pits, fields["stores"], player))
-        if not board & kernel.south or not board >> kernel.north or position in fields["history"]:
+        # A set of the one position: hashed once, for the check and for apply's union.
+        position = {_tuple_new(Position, (pits, fields["stores"], player))}
+        if (
+            not board & kernel.south
+            or not board >> kernel.north
+            or not fields["history"].isdisjoint(position)
+        ):
             fields["_moves"] = ()
             return ()
-        fields["_position"] = position  # apply records it in the history
-    sown = fields.get("_next")  # sown already when the opponent passed
-    if sown is None:
-        sown = _packed_sowings(pits, board, player, fields.get("_seen") or (board,))
+        fields["_position"] = position
+        sown = fields.get("_next")  # sown already when the opponent passed
+        if sown is None:
+            sown = _packed_sowings(pits, board, player, (board,))
     fields["_sown"] = sown
     if sown:
         moves = fields["_moves"] = tuple(map(_first, sown))
@@ -1009,7 +1019,7 @@ def apply(state: State, move: Move) -> State:
         # The repetition rule compares positions at turn starts, so a turn's start is recorded.
         turn_boards = fields["turn_boards"]
         history = fields["history"]
-        new["history"] = history if turn_boards else history | {fields["_position"]}
+        new["history"] = history if turn_boards else history | fields["_position"]
         if again:
             seen = fields.get("_seen")
             seen = seen | {board} if seen else {fields["_board"], board}
@@ -1031,7 +1041,7 @@ def apply(state: State, move: Move) -> State:
 def _after_pass(fields: dict) -> State:
     """The state after a PASS that legal_moves offered alone at a turn start."""
     pits, stores, player = fields["pits"], fields["stores"], fields["player"]
-    history = fields["history"] | {fields["_position"]}
+    history = fields["history"] | fields["_position"]
     after = _new_state(pits, stores, 1 - player, history, _NO_BOARDS)
     after.__dict__["_board"] = fields["_board"]
     after.__dict__["_next"] = fields["_pass"]
