@@ -29,7 +29,7 @@ import enum
 import random
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence, Set
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import itemgetter
 from types import MappingProxyType
@@ -224,13 +224,17 @@ class State:
     ``history`` holds positions at earlier turn starts (for the repetition rule) since the last
     capture: stores only grow, so an older position can never recur. ``turn_boards`` is empty at
     a turn start; mid-turn (a sow-again pending) it holds the boards of this turn's choice points.
+
+    A state made by apply keeps those two packed (see "The engine's private fields") and builds
+    them on first read, in ``__getattr__``: their defaults are factories so that the class has no
+    attribute of their names to shadow that.
     """
 
     pits: tuple[int, ...]
     stores: tuple[int, int] = (0, 0)
     player: int = SOUTH
-    history: frozenset[Position] = frozenset()
-    turn_boards: frozenset[tuple[int, ...]] = frozenset()
+    history: frozenset[Position] = field(default_factory=frozenset)
+    turn_boards: frozenset[tuple[int, ...]] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
         pits = tuple(self.pits)
@@ -254,6 +258,15 @@ class State:
         object.__setattr__(self, "player", int(self.player))
         object.__setattr__(self, "history", frozenset(self.history))
         object.__setattr__(self, "turn_boards", turn_boards)
+
+    def __getattr__(self, name: str) -> frozenset:
+        # Only called when ``name`` is not in the instance's __dict__: for a state apply made,
+        # history and turn_boards are built from the packed values the first time they are read.
+        fields = self.__dict__
+        if name in _LAZY_FIELDS and "_hist" in fields:
+            value = fields[name] = _unpack_field(fields, name)
+            return value
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def is_mid_turn(self) -> bool:
@@ -288,27 +301,7 @@ def initial_state(
     return State((seeds_per_pit,) * (2 * pits_per_row), (0, 0), first)
 
 
-_NO_BOARDS: frozenset[tuple[int, ...]] = frozenset()
 _object_new = object.__new__
-_NO_POSITIONS: frozenset[Position] = frozenset()
-
-
-def _new_state(
-    pits: tuple[int, ...],
-    stores: tuple[int, int],
-    player: int,
-    history: frozenset[Position],
-    turn_boards: frozenset[tuple[int, ...]],
-) -> State:
-    """A State built by the engine from values it already knows valid: no re-validation."""
-    state = _object_new(State)
-    fields = state.__dict__
-    fields["pits"] = pits
-    fields["stores"] = stores
-    fields["player"] = player
-    fields["history"] = history
-    fields["turn_boards"] = turn_boards
-    return state
 
 
 # ---------------------------------------------------------------------------------------------
@@ -531,15 +524,18 @@ def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
 _PIT_BITS = 8
 
 
-class _Kernel(NamedTuple):
+class _Kernel:
     """The lap tables of one board size (see above), built on first use by _kernel."""
 
-    cap: int  # most seeds on a board the tables serve: 2n x MAX_SEEDS_PER_PIT
-    south: int  # the bits of South's pits in a packed board
-    north: int  # the shift of North's first pit (the bits above it are North's)
-    # [player]: (start pit, ((uncrossed row, one-sowing Move, d) for d in CCW, CW)) per own pit,
-    # ascending: the order of legal_moves.
-    starts: tuple[tuple[tuple[int, tuple[tuple[list, Move, int], ...]], ...], ...]
+    __slots__ = ("cap", "south", "north", "starts")
+
+    def __init__(self, cap: int, south: int, north: int, starts: tuple) -> None:
+        self.cap = cap  # most seeds on a board the tables serve: 2n x MAX_SEEDS_PER_PIT
+        self.south = south  # the bits of South's pits in a packed board
+        self.north = north  # the shift of North's first pit (the bits above it are North's)
+        # starts[player]: (start pit, ((uncrossed row, one-sowing Move, d) for d in CCW, CW))
+        # per own pit, ascending: the order of legal_moves.
+        self.starts = starts
 
 
 # What an entry says of an empty end pit (the lap's last seed is then its only seed): the turn
@@ -792,37 +788,71 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
     return state.turn_boards or frozenset((state.pits,))
 
 
-# What the engine keeps privately in a State's ``__dict__`` (not dataclass fields: no effect on
-# equality, hashing, repr or ``replace``), so that every candidate is sown once per choice point:
-#   _moves  what legal_moves returns (apply sets it for the mid-turn states it makes);
-#   _sown   the kernel's legal sowings behind _moves (set only where the game is known not over),
-#           which apply matches the Move objects against and reuses;
-#   _position  at a turn start, the Position legal_moves checked against the history;
-#   _board  the packed pits, present only if the kernel serves the board (see _kernel above);
-#   _seen   mid-turn: the packed boards of this turn's choice points;
+# The engine's private fields. What the engine keeps in a State's ``__dict__`` besides the
+# dataclass fields (no effect on equality, hashing, repr or ``replace``), so that every candidate
+# is sown once per choice point and a turn costs no Position or frozenset:
+#   _board  the packed pits; present only if the kernel serves the board (see _kernel above).
+#   _hist   packed history: ``board << 1 | player`` of each turn start since the last capture.
+#           Stores only change at a capture, which clears the history, so every such position
+#           has the state's stores.
+#   _hist_base  a history given by the caller (State(..., history=...)) that a state made from
+#           it still includes, as is, until a capture.
+#   _seen   mid-turn: the packed boards of this turn's choice points (turn_boards, packed).
+#   _moves  what legal_moves returns (apply sets it for the mid-turn states it makes).
+#   _sown   the kernel's legal sowings behind _moves (set only where the game is known not
+#           over), which apply matches the Move objects against and reuses.
 #   _pass   at a turn start offering only PASS: the opponent's sowings, for the state after it;
-#   _next   after a PASS: those sowings, used once the end checks have passed.
+#   _next   after that PASS: those sowings, used once the end checks have passed.
+# A state made by apply has no history and turn_boards in its __dict__ until they are read:
+# State.__getattr__ builds them with _unpack_field.
+
+_LAZY_FIELDS = ("history", "turn_boards")
+_NO_KEYS: frozenset[int] = frozenset()
 
 
-def _packed_boards(boards: Collection[tuple[int, ...]], size: int) -> set[int] | None:
-    """``boards`` packed, or None if one of them cannot be (the reference path then decides)."""
-    try:
-        return {_pack(b) for b in boards if len(b) == size}
-    except (TypeError, ValueError):
-        return None
+def _unpack_field(fields: dict, name: str) -> frozenset:
+    """history or turn_boards of a state apply made, from its packed fields."""
+    size = len(fields["pits"])
+    if name == "turn_boards":
+        return frozenset(_unpack(b, size) for b in fields.get("_seen") or ())
+    stores = fields["stores"]
+    history = frozenset(
+        _tuple_new(Position, (_unpack(key >> 1, size), stores, key & 1)) for key in fields["_hist"]
+    )
+    base = fields.get("_hist_base")
+    return base | history if base else history
 
 
 def _prepare(fields: dict) -> int | None:
-    """Pack a state the engine did not make (store _board, _seen); None if the kernel can't."""
+    """Pack a state the engine did not make (store _board, _hist, _hist_base, _seen).
+
+    None if the kernel does not serve it: its total is too large, or a board of its turn or
+    history could equal one of the game's yet cannot be packed (the reference path decides then).
+    """
     pits = fields["pits"]
     if not _packable(pits):
         return None
-    turn_boards = fields["turn_boards"]
-    if turn_boards:
-        seen = _packed_boards(turn_boards, len(pits))
-        if seen is None:
+    size = len(pits)
+    try:
+        seen = {_pack(b) for b in fields["turn_boards"]}
+        if any(len(b) != size for b in fields["turn_boards"]):
             return None
+        keys = set()
+        history = fields["history"]
+        for position in history:
+            if isinstance(position, tuple) and len(position) == 3:
+                old, stores, player = position
+                # Only a position with these stores can come back (see _hist).
+                if (stores == fields["stores"] and player in (SOUTH, NORTH)
+                        and isinstance(old, tuple) and len(old) == size):
+                    keys.add(_pack(old) << 1 | player)
+    except (TypeError, ValueError):
+        return None
+    if seen:
         fields["_seen"] = seen
+    if history:
+        fields["_hist_base"] = history
+    fields["_hist"] = frozenset(keys)
     board = fields["_board"] = _pack(pits)
     return board
 
@@ -841,23 +871,27 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             return moves
     pits = fields["pits"]
     player = fields["player"]
-    turn_boards = fields["turn_boards"]
-    if not turn_boards:  # a turn start: the end checks of the rules
+    seen = fields.get("_seen")
+    if seen:  # mid-turn
+        sown = _packed_sowings(pits, board, player, seen)
+    else:  # a turn start: the end checks of the rules
         kernel = _KERNELS[len(pits)]
-        position = _tuple_new(Position, (pits, fields["stores"], player))
-        if not board & kernel.south or not board >> kernel.north or position in fields["history"]:
+        if (
+            not board & kernel.south
+            or not board >> kernel.north
+            or board << 1 | player in fields["_hist"]
+        ):
             fields["_moves"] = ()
             return ()
-        fields["_position"] = position  # apply records it in the history
-    sown = fields.get("_next")  # sown already when the opponent passed
-    if sown is None:
-        sown = _packed_sowings(pits, board, player, fields.get("_seen") or (board,))
+        sown = fields.get("_next")  # sown already when the opponent passed
+        if sown is None:
+            sown = _packed_sowings(pits, board, player, (board,))
     fields["_sown"] = sown
     if sown:
         moves = fields["_moves"] = tuple(map(_first, sown))
         return moves
     moves = _PASS_ONLY
-    if not turn_boards:
+    if not seen:
         other = _packed_sowings(pits, board, 1 - player, (board,))
         if other:
             fields["_pass"] = other  # the sowings after the PASS, for apply
@@ -1002,39 +1036,41 @@ def apply(state: State, move: Move) -> State:
             )
             new["player"] = 1 - player
             # Stores only grow, so no earlier position can recur: the history starts afresh.
-            new["history"] = _NO_POSITIONS
-            new["turn_boards"] = _NO_BOARDS
+            new["_hist"] = _NO_KEYS
             return after
         new["stores"] = stores
+        seen = fields.get("_seen")
         # The repetition rule compares positions at turn starts, so a turn's start is recorded.
-        turn_boards = fields["turn_boards"]
-        history = fields["history"]
-        new["history"] = history if turn_boards else history | {fields["_position"]}
+        new["_hist"] = fields["_hist"] if seen else fields["_hist"] | {fields["_board"] << 1 | player}
+        if "_hist_base" in fields:
+            new["_hist_base"] = fields["_hist_base"]
         if again:
-            seen = fields.get("_seen")
             seen = seen | {board} if seen else {fields["_board"], board}
             # The continuations are needed now (does a sowing remain?) and by legal_moves.
             follow = _packed_sowings(after_pits, board, player, seen)
             if follow:  # mid-turn: the same player chooses again
                 new["player"] = player
-                new["turn_boards"] = (turn_boards or frozenset((pits,))) | {after_pits}
                 new["_seen"] = seen
                 new["_sown"] = follow
                 new["_moves"] = tuple(map(_first, follow))
                 return after
         new["player"] = 1 - player
-        new["turn_boards"] = _NO_BOARDS
         return after
     return _play(state, move, None).state
 
 
 def _after_pass(fields: dict) -> State:
     """The state after a PASS that legal_moves offered alone at a turn start."""
-    pits, stores, player = fields["pits"], fields["stores"], fields["player"]
-    history = fields["history"] | {fields["_position"]}
-    after = _new_state(pits, stores, 1 - player, history, _NO_BOARDS)
-    after.__dict__["_board"] = fields["_board"]
-    after.__dict__["_next"] = fields["_pass"]
+    after = _object_new(State)
+    new = after.__dict__
+    new["pits"] = fields["pits"]
+    new["_board"] = board = fields["_board"]
+    new["stores"] = fields["stores"]
+    new["player"] = 1 - fields["player"]
+    new["_hist"] = fields["_hist"] | {board << 1 | fields["player"]}
+    if "_hist_base" in fields:
+        new["_hist_base"] = fields["_hist_base"]
+    new["_next"] = fields["_pass"]
     return after
 
 
