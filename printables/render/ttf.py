@@ -13,6 +13,8 @@ every attribute with reportlab's reading of each installed face; the PDFs are th
 from __future__ import annotations
 
 from fnmatch import fnmatch
+from functools import cached_property
+from itertools import islice
 from struct import unpack_from
 from weakref import WeakKeyDictionary
 
@@ -66,8 +68,10 @@ def _read_char_info(face: TTFontFace) -> bool:
     range_offsets_at = start + 16 + 6 * segments
     range_offsets = unpack_from(f">{segments}H", data, range_offsets_at)
 
+    if number_of_hmetrics > num_glyphs:
+        return False
     char_to_glyph: dict[int, int] = {}
-    glyph_to_char: dict[int, list[int]] = {}
+    walked = 0
     for n in range(segments):
         first, last, delta, range_offset = starts[n], ends[n], deltas[n], range_offsets[n]
         codes = range(first, last + 1)
@@ -84,33 +88,24 @@ def _read_char_info(face: TTFontFace) -> bool:
                     glyph = unpack_from(">H", data, offset)[0]
                     glyphs.append((glyph + delta) & 0xFFFF if glyph else 0)
         char_to_glyph.update(zip(codes, glyphs))
-        for unichar, glyph in zip(codes, glyphs):
-            chars = glyph_to_char.get(glyph)
-            if chars is None:
-                glyph_to_char[glyph] = [unichar]
-            else:
-                chars.append(unichar)
+        walked += len(codes)
+    if walked != len(char_to_glyph):  # a code in two segments: reportlab's lists keep both
+        return False
 
     # hmtx: (advance, left side bearing) per glyph, both read unsigned; the glyphs past
     # numberOfHMetrics repeat the last advance, which reportlab has already scaled by then.
-    scale = face._pdfScale
     hmtx = table["hmtx"]["offset"]
     numbers = unpack_from(f">{2 * number_of_hmetrics}H", data, hmtx)
     hmetrics = list(zip(numbers[0::2], numbers[1::2]))
-    advances = numbers[0::2] if face.unitsPerEm == 1000 else list(map(scale, numbers[0::2]))  # scale is x -> x then
+    advances = list(numbers[0::2] if face.unitsPerEm == 1000 else map(face._pdfScale, numbers[0::2]))  # x -> x at 1000
     face.defaultWidth = advances[0]
-    last_advance = advances[-1]
     if num_glyphs > number_of_hmetrics:
         bearings = unpack_from(f">{num_glyphs - number_of_hmetrics}H", data, hmtx + 4 * number_of_hmetrics)
-        hmetrics.extend(zip([last_advance] * len(bearings), bearings))
-    # charWidths filled glyph by glyph, in glyph order, as reportlab's hmtx loop does
-    char_widths: dict[int, float] = {}
-    for glyph in sorted(glyph_to_char):
-        if glyph >= num_glyphs:
-            break
-        advance = advances[glyph] if glyph < number_of_hmetrics else last_advance
-        for char in glyph_to_char[glyph]:
-            char_widths[char] = advance
+        hmetrics.extend(zip([advances[-1]] * len(bearings), bearings))
+        advances.extend([advances[-1]] * len(bearings))
+    # The width of every mapped character whose glyph exists (reportlab fills the same dict glyph
+    # by glyph; only lookups ever read it).
+    char_widths = {char: advances[glyph] for char, glyph in char_to_glyph.items() if glyph < num_glyphs}
 
     loca = table["loca"]["offset"]
     if index_to_loc_format == 0:
@@ -120,19 +115,37 @@ def _read_char_info(face: TTFontFace) -> bool:
         glyph_pos = list(unpack_from(f">{num_glyphs + 1}L", data, loca))
         face._pos = loca + 4 * (num_glyphs + 1)
 
-    if 0x20 in char_to_glyph:
-        char_to_glyph[0xA0] = char_to_glyph[0x20]
-        char_widths[0xA0] = char_widths[0x20]
-    elif 0xA0 in char_to_glyph:
-        char_to_glyph[0x20] = char_to_glyph[0xA0]
-        char_widths[0x20] = char_widths[0xA0]
-    face.charToGlyph, face.glyphToChar, face.charWidths = char_to_glyph, glyph_to_char, char_widths
+    # U+00A0 and the space share a glyph (reportlab's last step). glyphToChar is made on first use
+    # from the cmap as read: the number of codes read and the entry the copy overwrote, if any.
+    copy = 0xA0 if 0x20 in char_to_glyph else 0x20 if 0xA0 in char_to_glyph else None
+    overwritten = (copy, char_to_glyph[copy]) if copy in char_to_glyph else None
+    face._cmap_as_read = (len(char_to_glyph), overwritten)
+    if copy is not None:
+        source = 0x20 if copy == 0xA0 else 0xA0
+        char_to_glyph[copy] = char_to_glyph[source]
+        char_widths[copy] = char_widths[source]
+    face.charToGlyph, face.charWidths = char_to_glyph, char_widths
     face.hmetrics, face.glyphPos = hmetrics, glyph_pos
     return True
 
 
 class FastTTFontFace(TTFontFace):
     """reportlab's TrueType face, its per-glyph tables unpacked whole (same attributes)."""
+
+    @cached_property
+    def glyphToChar(self) -> dict[int, list[int]]:  # noqa: N802 - reportlab's name
+        """Glyph -> the characters mapped to it, in cmap order (only reportlab's text shaping reads it)."""
+        glyph_to_char: dict[int, list[int]] = {}
+        codes, overwritten = self._cmap_as_read
+        for char, glyph in islice(self.charToGlyph.items(), codes):
+            if overwritten and char == overwritten[0]:
+                glyph = overwritten[1]
+            chars = glyph_to_char.get(glyph)
+            if chars is None:
+                glyph_to_char[glyph] = [char]
+            else:
+                chars.append(char)
+        return glyph_to_char
 
     def extractInfo(self, charInfo=1):  # noqa: N802, N803 - reportlab's names
         TTFontFile.extractInfo(self, 0)  # names and header values, as reportlab reads them
