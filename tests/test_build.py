@@ -98,7 +98,19 @@ def _stub_cad(monkeypatch, log: Path) -> None:
     monkeypatch.setattr(cad_board, "write_board", write_board)
     monkeypatch.setattr(cad_seeds, "build_seeds", build_seeds)
     monkeypatch.setattr(models, "write_3mfs", lambda stls, profile: [])
-    monkeypatch.setattr(models, "render_previews", lambda board, out_dir, stls: [])
+    # A preview stands in for the real ones, so the gallery shows it rather than the PDFs' pages.
+    monkeypatch.setattr(models, "render_previews", lambda board, out_dir, stls: [
+        write_pdf(out_dir / f"giuthi-board-{board.stem()}-open.png", "preview")])
+    # The printed matter too (its checks would take most of the test's time).
+    import printables.render.giuthi_card as card
+
+    def write_pdf(path: Path, text: str) -> Path:
+        path.write_bytes(text.encode())
+        return path
+
+    monkeypatch.setattr(models, "write_rules_sheet", lambda pits, seeds, path, paper="a4", lang="en":
+                        write_pdf(path, f"rules {pits} {seeds} {paper} {lang}"))
+    monkeypatch.setattr(card, "write_print_card", lambda card, path, lang="en": write_pdf(path, f"card {lang}"))
 
 
 def test_presets_that_share_parts_model_them_once_and_a_parallel_build_matches_a_serial_one(tmp_path, monkeypatch):
