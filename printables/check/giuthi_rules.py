@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import pdfplumber
-
+from printables.check.parsing import open_pdf
 from printables.check.pdf import PdfDrawing, PageDrawing, Word, check_page_size
 from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
@@ -289,7 +288,7 @@ def _page_marks(drawing: PdfDrawing) -> tuple[float, float, list[str]]:
     Reads pdfplumber's objects of the drawing's pages (parsed once for every check of the file),
     or opens the file when the drawing does not carry them."""
     if not drawing.plumber_pages:
-        with pdfplumber.open(str(drawing.path)) as pdf:
+        with open_pdf(drawing.path) as pdf:
             return _marks(pdf.pages)
     return _marks(drawing.plumber_pages)
 

@@ -7,9 +7,9 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pdfplumber
 from pypdf import PdfReader
 
+from printables.check.parsing import open_pdf
 from printables.check.results import CheckResult
 from printables.paper import PAPER_SIZES_MM, pt_to_mm
 
@@ -147,7 +147,7 @@ def read_pdf(path: Path | str, pdf=None, reader=None) -> PdfDrawing:
     """
     path = Path(path)
     if pdf is None:
-        with pdfplumber.open(str(path)) as opened:
+        with open_pdf(path) as opened:
             return read_pdf(path, opened, reader)
     reader = reader if reader is not None else PdfReader(str(path))
     info = reader.metadata or {}
