@@ -99,6 +99,8 @@ def render_pdf(document: Document) -> bytes:
     c.setViewerPreference("PrintScaling", "None")
     c.setLineCap(0)
     print_shop = document.metadata.get("print_shop")
+    faces: dict[str, str] = {}  # layout font -> registered face, registered on first use
+    drawers = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}
     for page in document.pages:
         if print_shop:
             page, margin, bleed = print_shop_page(page, print_shop)
@@ -137,8 +139,11 @@ def render_pdf(document: Document) -> bytes:
                 c.drawPath(path, stroke=stroke, fill=fill if item.closed else 0)
             elif isinstance(item, Text):
                 _set_fill(c, item.colour)
-                c.setFont(_font(item.font), item.size_pt)
-                draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[item.anchor]
+                face = faces.get(item.font)
+                if face is None:
+                    face = faces[item.font] = _font(item.font)
+                c.setFont(face, item.size_pt)
+                draw = drawers[item.anchor]
                 if item.angle:
                     c.saveState()
                     c.translate(X(item.x), Y(item.y))
