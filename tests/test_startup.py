@@ -75,3 +75,13 @@ def test_pillow_loads_in_full_when_used(tmp_path):
                             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["(2,", "3)", "module"]
+
+
+def test_a_profiled_run_ends_the_ordinary_way_so_the_profile_is_written(tmp_path):
+    # the quick exit skips what runs after the program; a profiler (or coverage's tracer) needs it
+    profile = tmp_path / "run.prof"
+    result = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "printables", "minefield",
+                             "-o", str(tmp_path / "m.pdf")], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert profile.stat().st_size > 0 and (tmp_path / "m.pdf").exists()
