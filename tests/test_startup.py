@@ -49,6 +49,8 @@ def test_a_sheet_command_loads_its_own_game_only_and_no_pillow(game, tmp_path):
     assert len(PdfReader(out).pages) >= 1  # the whole file is there
     modules = set(loaded["modules"])
     assert RULE_CORES & modules == {f"printables.rules.{game}"}
+    # the play halves of the rule cores (moves, states, apply): a sheet draws without them
+    assert not {"printables.rules.peas_play", "printables.rules.patchwork_play"} & modules
     assert not loaded["pillow_loaded"], "Pillow was loaded although no image was drawn"
     assert not {"tomllib", "fontTools", "cadquery", "printables.build", "printables.check"} & modules
 

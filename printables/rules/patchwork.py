@@ -291,6 +291,8 @@ SCORE_NOTE = "Score at the end: your buttons + 7 for the bonus tile - 2 for ever
 
 def __getattr__(name: str):
     """The play's names (``Buy``, ``State``, ``legal_moves``, ``apply`` ...), from patchwork_play on first use."""
+    if name.startswith("__"):  # what the import system asks a module for (__path__, ...): not the play's
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from printables.rules import patchwork_play
 
     try:
