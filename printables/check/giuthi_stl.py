@@ -18,10 +18,8 @@ from pathlib import Path
 import numpy as np
 import trimesh
 from scipy import ndimage
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
-from scipy.spatial import cKDTree
 
+from printables.check.mesh_sections import distance_to_sides, inside, section_loops
 from printables.check.results import CheckResult
 from printables.check.stl_file import load_stl
 from printables.params.giuthi_board import (
@@ -437,56 +435,6 @@ class Bore:
     wall: float  # thinnest solid around it in its sections
 
 
-def _loops(segments: np.ndarray) -> list[np.ndarray]:
-    """Join section segments (k, 2, 2) into closed loops of points."""
-    points = segments.reshape(-1, 2)
-    # Weld endpoints closer than 1e-5 mm: neighbouring triangles' cuts agree to rounding only.
-    pairs = cKDTree(points).query_pairs(1e-5, output_type="ndarray")
-    graph = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(len(points), len(points)))
-    _, ids = connected_components(graph, directed=False)
-    # A welded point stands for the last of the endpoints welded into it.
-    last = np.zeros(int(ids.max()) + 1 if len(ids) else 0, dtype=np.int64)
-    np.maximum.at(last, ids, np.arange(len(ids)))
-    ends_a, ends_b = ids[0::2].tolist(), ids[1::2].tolist()  # plain ints: the walk is a Python loop
-    neighbours: dict[int, list[int]] = {}
-    for s, (a, b) in enumerate(zip(ends_a, ends_b)):
-        if a == b:
-            continue
-        neighbours.setdefault(a, []).append(s)
-        neighbours.setdefault(b, []).append(s)
-    used = bytearray(len(ends_a))
-    loops = []
-    for s0 in range(len(ends_a)):
-        if used[s0] or ends_a[s0] == ends_b[s0]:
-            continue
-        used[s0] = 1
-        start, current = ends_a[s0], ends_b[s0]
-        loop = [start, current]
-        while current != start:
-            for s in neighbours.get(current, ()):
-                if not used[s]:
-                    break
-            else:
-                break
-            used[s] = 1
-            a = ends_a[s]
-            current = ends_b[s] if a == current else a
-            loop.append(current)
-        if current == start and len(loop) > 3:
-            loops.append(points[last[loop[:-1]]])
-    return loops
-
-
-def _inside(point: np.ndarray, loop: np.ndarray) -> bool:
-    """Even-odd test of a 2-D point against a closed polygon."""
-    x, y = point
-    a, b = loop, np.roll(loop, -1, axis=0)
-    crosses = ((a[:, 1] > y) != (b[:, 1] > y)) & (
-        x < a[:, 0] + (y - a[:, 1]) * (b[:, 0] - a[:, 0]) / np.where(b[:, 1] == a[:, 1], 1, b[:, 1] - a[:, 1])
-    )
-    return bool(crosses.sum() % 2)
-
-
 def _circle_fit(pts: np.ndarray) -> tuple[float, float, float]:
     """Least-squares circle (cx, cy, r) through 2-D points."""
     a = np.c_[2 * pts, np.ones(len(pts))]
@@ -495,55 +443,39 @@ def _circle_fit(pts: np.ndarray) -> tuple[float, float, float]:
     return float(cx), float(cy), float(math.sqrt(c + cx * cx + cy * cy))
 
 
-def _segment_distance(points: np.ndarray, loop: np.ndarray) -> float:
-    """Smallest distance from any of ``points`` to the closed polygon ``loop``."""
-    a, b = loop, np.roll(loop, -1, axis=0)
-    ab = b - a
-    denom = np.maximum((ab**2).sum(1), 1e-18)
-    p = points[:, None, :]  # every point against every segment at once
-    t = np.clip(((p - a) * ab).sum(2) / denom, 0, 1)
-    return float(np.sqrt(((a + t[:, :, None] * ab - p) ** 2).sum(2)).min()) if len(points) else math.inf
-
-
 def find_bores(mesh: trimesh.Trimesh, step: float = 0.25, max_radius: float = 4.0) -> list[Bore]:
     """Horizontal bores along y: small holes in sections y = const, fitted with circles.
 
     Only the lower half of each hole is fitted, so a teardrop's pointed roof does not bias it.
+    Every section is cut at once (``mesh_sections``); a loop small enough for a bore is a hole
+    when an odd number of the plane's other loops hold it.
     """
     y_lo, y_hi = mesh.bounds[0, 1], mesh.bounds[1, 1]
-    # Each plane is cut against the faces reaching it only (in mesh order, so the segments and their
-    # order are those of a cut against every face: the others give none); 1e-6 mm of slack is far
-    # wider than trimesh's on-plane tolerance.
-    face_y = mesh.vertices[mesh.faces, 1]
-    face_lo, face_hi = face_y.min(1) - 1e-6, face_y.max(1) + 1e-6
+    ys = np.arange(y_lo + step / 2 + GRID_OFFSET[0], y_hi, step)
+    loops = section_loops(mesh.vertices, mesh.faces, 1, ys)  # points are (x, z)
+    size = (loops.hi - loops.lo).max(1) if len(loops) else np.zeros(0)
+    small = np.flatnonzero(size <= 2.5 * max_radius)
+    by_plane = np.searchsorted(loops.plane, np.arange(len(ys) + 1))
     found = []  # (y, x, z, r, wall)
-    for y in np.arange(y_lo + step / 2 + GRID_OFFSET[0], y_hi, step):
-        reaching = np.flatnonzero((face_lo <= y) & (face_hi >= y))
-        seg = trimesh.intersections.mesh_plane(mesh, [0, 1, 0], [0, y, 0], local_faces=reaching)
-        if len(seg) == 0:
+    for k in small:
+        plane = loops.plane[k]
+        lo, hi = loops.lo[k], loops.hi[k]
+        # Hosts: bigger loops around this one (tested at one of its points, not its centre,
+        # which may fall inside a smaller hole of its own).
+        same = np.arange(by_plane[plane], by_plane[plane + 1])
+        around = same[(same != k) & np.all(loops.lo[same] <= lo, axis=1) & np.all(loops.hi[same] >= hi, axis=1)]
+        hosts = [j for j in around if inside(loops.first[k], *loops.sides(j))]
+        if len(hosts) % 2 == 0:
+            continue  # a small island of solid, not a hole
+        loop = loops.loop_points(k)
+        lower = loop[loop[:, 1] <= np.median(loop[:, 1])]
+        if len(lower) < 4:
             continue
-        loops = _loops(seg[:, :, [0, 2]])
-        for k, loop in enumerate(loops):
-            size = loop.max(0) - loop.min(0)
-            if size.max() > 2.5 * max_radius:
-                continue
-            # Hosts: bigger loops around this one (tested at one of its points, not its centre,
-            # which may fall inside a smaller hole of its own).
-            lo, hi = loop.min(0), loop.max(0)
-            hosts = [
-                other for j, other in enumerate(loops)
-                if j != k and np.all(other.min(0) <= lo) and np.all(other.max(0) >= hi) and _inside(loop[0], other)
-            ]
-            if len(hosts) % 2 == 0:
-                continue  # a small island of solid, not a hole
-            lower = loop[loop[:, 1] <= np.median(loop[:, 1])]
-            if len(lower) < 4:
-                continue
-            cx, cz, r = _circle_fit(lower)
-            if r > max_radius:
-                continue
-            wall = min(_segment_distance(loop, host) for host in hosts)
-            found.append((float(y), cx, cz, r, wall))
+        cx, cz, r = _circle_fit(lower)
+        if r > max_radius:
+            continue
+        wall = min(distance_to_sides(loop, *loops.sides(j)) for j in hosts)
+        found.append((float(ys[plane]), cx, cz, r, wall))
     bores: list[Bore] = []
     found.sort(key=lambda f: (round(f[3], 1), round(f[1], 1), round(f[2], 1), f[0]))
     group: list[tuple] = []

@@ -12,11 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import pdfplumber
-
 from printables.check.results import CheckResult
 from printables.i18n import DEFAULT_LANG, LANG_NAMES, LANGS, catalogue
-from printables.paper import pt_to_mm
 
 # English texts every sheet of a kind shows (its catalogue entry is looked for in the sheet's
 # language); the calibration caption is on every page and every card face.
@@ -94,48 +91,52 @@ class _Box:
         return (self.x1 - self.x0) * (self.bottom - self.top)
 
 
-def check_text_fits(path: Path) -> CheckResult:
+def check_text_fits(source) -> CheckResult:
     """No word runs past the frame it starts in (the smallest rectangle around its first letter),
     or off the page, and no two words are printed over each other. Widths are the embedded
-    font's own (the PDF's /Widths), as read back."""
+    font's own (the PDF's /Widths), as read back.
+
+    ``source`` is the PDF's path, or its drawing already read (:func:`printables.check.pdf.read_pdf`):
+    the words and rectangles are those pdfplumber read, each page once."""
+    from printables.check.pdf import PdfDrawing, read_pdf
+
+    drawing = source if isinstance(source, PdfDrawing) else read_pdf(source)
     problems: list[str] = []
     words_seen = 0
-    with pdfplumber.open(str(path)) as pdf:
-        for number, page in enumerate(pdf.pages, 1):
-            mm = pt_to_mm
-            frames = [_Box(mm(r["x0"]), mm(r["top"]), mm(r["x1"]), mm(r["bottom"])) for r in page.rects]
-            frames = [f for f in frames if f.x1 - f.x0 > 1.0 and f.bottom - f.top > 1.0]
-            page_box = _Box(0.0, 0.0, mm(page.width), mm(page.height))
-            words = [
-                (w["text"], _Box(mm(w["x0"]), mm(w["top"]), mm(w["x1"]), mm(w["bottom"])))
-                for w in page.extract_words(keep_blank_chars=False, use_text_flow=True)
-            ]
-            words_seen += len(words)
-            tol = OVERFLOW_TOLERANCE_MM
-            for text, box in words:
-                start = (box.x0 + 0.2, (box.top + box.bottom) / 2)
-                around = [f for f in frames if f.holds(*start)]
-                frame = min(around, key=lambda f: f.area) if around else page_box
-                if box.x1 > frame.x1 + tol or box.x0 < frame.x0 - tol or box.bottom > frame.bottom + tol or box.top < frame.top - tol:
-                    where = "the page" if frame is page_box else f"its {frame.x1 - frame.x0:.1f} x {frame.bottom - frame.top:.1f} mm frame"
-                    problems.append(f"page {number}: {text!r} runs out of {where} by "
-                                    f"{max(box.x1 - frame.x1, frame.x0 - box.x0, box.bottom - frame.bottom, frame.top - box.top):.1f} mm")
-            ordered = sorted(words, key=lambda w: w[1].x0)
-            for i, (text, a) in enumerate(ordered):
-                for other, b in ordered[i + 1:]:
-                    if b.x0 >= a.x1 - tol:
-                        break
-                    shared = min(a.bottom, b.bottom) - max(a.top, b.top)
-                    if shared > OVERLAP_SHARE * min(a.bottom - a.top, b.bottom - b.top):
-                        problems.append(f"page {number}: {text!r} and {other!r} are printed over each other")
+    for number, page in enumerate(drawing.read_pages or drawing.pages, 1):
+        frames = [_Box(b.x0, b.top, b.x1, b.bottom) for b in page.boxes]
+        frames = [f for f in frames if f.x1 - f.x0 > 1.0 and f.bottom - f.top > 1.0]
+        page_box = _Box(0.0, 0.0, page.width, page.height)
+        words = [(w.text, _Box(w.x0, w.top, w.x1, w.bottom)) for w in page.words]
+        words_seen += len(words)
+        tol = OVERFLOW_TOLERANCE_MM
+        for text, box in words:
+            start = (box.x0 + 0.2, (box.top + box.bottom) / 2)
+            around = [f for f in frames if f.holds(*start)]
+            frame = min(around, key=lambda f: f.area) if around else page_box
+            if box.x1 > frame.x1 + tol or box.x0 < frame.x0 - tol or box.bottom > frame.bottom + tol or box.top < frame.top - tol:
+                where = "the page" if frame is page_box else f"its {frame.x1 - frame.x0:.1f} x {frame.bottom - frame.top:.1f} mm frame"
+                problems.append(f"page {number}: {text!r} runs out of {where} by "
+                                f"{max(box.x1 - frame.x1, frame.x0 - box.x0, box.bottom - frame.bottom, frame.top - box.top):.1f} mm")
+        ordered = sorted(words, key=lambda w: w[1].x0)
+        for i, (text, a) in enumerate(ordered):
+            for other, b in ordered[i + 1:]:
+                if b.x0 >= a.x1 - tol:
+                    break
+                shared = min(a.bottom, b.bottom) - max(a.top, b.top)
+                if shared > OVERLAP_SHARE * min(a.bottom - a.top, b.bottom - b.top):
+                    problems.append(f"page {number}: {text!r} and {other!r} are printed over each other")
     return CheckResult("text fits", not problems, "; ".join(problems[:6]) + (f" (+{len(problems) - 6} more)" if len(problems) > 6 else "")
                        or f"{words_seen} words, each inside its frame and clear of the others")
 
 
-def check_lettering(path: Path, kind: str, params: dict, pages_text: list[str]) -> list[CheckResult]:
+def check_lettering(path: Path, kind: str, params: dict, pages_text: list[str], drawing=None) -> list[CheckResult]:
     """The fit check on every sheet (no word out of its frame, off the page or over another), and
-    the language check on a translated one (English is the layouts' own language)."""
+    the language check on a translated one (English is the layouts' own language).
+
+    ``drawing``, when given, is the file already read: the fit check uses its words and rectangles."""
     lang = lang_of(params)
+    fits = check_text_fits(path if drawing is None else drawing)
     if lang == DEFAULT_LANG:
-        return [check_text_fits(path)]
-    return [check_language(kind, lang, pages_text), check_text_fits(path)]
+        return [fits]
+    return [check_language(kind, lang, pages_text), fits]

@@ -46,9 +46,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import pdfplumber
 from pypdf import PdfReader
 
+from printables.check.parsing import open_pdf
 from printables.check.results import CheckResult
 from printables.paper import pt_to_mm
 
@@ -213,12 +213,13 @@ def check_fonts(path: Path, pdf=None, reader=None) -> list[CheckResult]:
     preflight parses each page once for all its checks.
     """
     if pdf is None:
-        with pdfplumber.open(str(path)) as opened:
+        with open_pdf(path) as opened:
             return check_fonts(path, opened, reader)
     reader = reader if reader is not None else PdfReader(str(path))
     missing: dict[str, list[int]] = {}
     tables: dict[tuple[int, str], dict[str, bool] | None] = {}
     names = set()
+    read: dict[int, tuple[object, dict[str, bool] | None]] = {}  # a font shared by pages is read once
     for number, page in enumerate(reader.pages, 1):
         for _, font in _page_fonts(page.get("/Resources")):
             name = _base_name(font)
@@ -226,7 +227,9 @@ def check_fonts(path: Path, pdf=None, reader=None) -> list[CheckResult]:
             if not _is_embedded(font):
                 missing.setdefault(name, []).append(number)
             else:
-                tables[(number, name)] = _glyph_table(font)
+                if id(font) not in read:  # the font object itself is kept, so its id stays its own
+                    read[id(font)] = (font, _glyph_table(font))
+                tables[(number, name)] = read[id(font)][1]
     embedded = CheckResult(
         "fonts embedded", not missing,
         "; ".join(f"{name} is not embedded (page {', '.join(map(str, pages[:3]))})" for name, pages in sorted(missing.items()))
@@ -543,7 +546,7 @@ def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader
     try:
         reader = reader if reader is not None else PdfReader(str(path))
         if pdf is None:
-            with pdfplumber.open(str(path)) as opened:
+            with open_pdf(path) as opened:
                 return preflight(path, subject, kind, opened, reader)
         results = check_fonts(path, pdf, reader)
         results.append(_pending(check_text_sizes(pdf, params), kind))

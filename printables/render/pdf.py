@@ -15,12 +15,12 @@ from __future__ import annotations
 import io
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
 from printables import __version__, fonts
 from printables.layout.primitives import BLACK, Circle, Colour, Document, Line, Page, Polygon, Rect, Text, translate
 from printables.paper import mm_to_pt
+from printables.render.ttf import FastTTFont
 
 
 def _set_stroke(c, colour: Colour) -> None:
@@ -54,7 +54,7 @@ def _font(font: str) -> str:
     """The registered (embedded) face for a layout's font name, registered with reportlab on first use."""
     name = fonts.registered_name(font)
     if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(name, str(fonts.font_file(fonts.face_of(font)))))
+        pdfmetrics.registerFont(FastTTFont(name, str(fonts.font_file(fonts.face_of(font)))))
     return name
 
 

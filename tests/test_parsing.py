@@ -1,0 +1,121 @@
+"""The checks' faster PDF reading (printables/check/parsing.py) gives exactly pdfplumber's objects."""
+
+from __future__ import annotations
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+from pdfminer.pdfinterp import PDFContentParser
+from pdfminer.pdftypes import PDFStream
+from pdfminer.psexceptions import PSEOF
+from pypdf import PdfReader, PdfWriter
+
+from damage import make_sheet
+from printables.check import parsing
+from printables.check.parsing import content_objects, open_pdf
+from printables.cli import main
+
+
+def _pdfminer_objects(data: bytes) -> list:
+    """What pdfminer's own content parser gives for one stream."""
+    parser = PDFContentParser([PDFStream({}, data)])
+    found = []
+    while True:
+        try:
+            found.append(parser.nextobject()[1])
+        except PSEOF:
+            return found
+
+
+SUPPORTED = [
+    b"BT /F1 12 Tf 10 20 Td (Hello) Tj ET",
+    b"1 0 0 1 72.5 -3.25 cm 0 0 m 10 10 l S q .5 g Q",
+    b"[(A) -120 (B\\(c\\)) 33.5 <4142 43>] TJ T* (x) ' 1 2 (y) \"",
+    b"(nested (brackets) here) Tj (octal \\101\\12 and \\\\ and \\\r\nline) Tj",
+    b"--5 +-3 1.2.3 5. -.5 . +.5 7re 1 2 3 4re f",
+    b"true false /Name /N.a-me_1 [1 [2 [3]] 4] x ] ]",
+    b"0 0 m\x0012\x00 l\x0b3 4 l h f* B* b*",
+    b"/F1 1 Tf <00410042> Tj <4 1> Tj []TJ",
+    b"[1 2 3",  # an array left open at the end is lost
+    b"1 2 re",  # a keyword at the very end
+    b"",
+    b"  \n\r\t ",
+    b"(a)(b)[(c)]{",  # a procedure: not the short way's
+]
+UNSUPPORTED = [
+    b"/P << /MCID 0 >> BDC 1 g EMC",
+    b"% a comment\n1 g",
+    b"/A#20B Do",
+    b"1 0 0 1 0 0 cm BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI",
+    b"<41>> 1 g",
+    b"(never closed",
+    b"{ 1 }",
+]
+
+
+@pytest.mark.parametrize("data", [d for d in SUPPORTED if b"{" not in d])
+def test_the_short_way_reads_a_content_stream_as_pdfminer_does(data):
+    assert content_objects(data) == _pdfminer_objects(data)
+    assert [type(o) for o in content_objects(data)] == [type(o) for o in _pdfminer_objects(data)]
+
+
+@pytest.mark.parametrize("data", UNSUPPORTED + [d for d in SUPPORTED if b"{" in d])
+def test_what_the_short_way_does_not_read_is_left_to_pdfminer(data):
+    assert content_objects(data) is None
+
+
+def _objects(path, opener) -> list[dict]:
+    with opener(str(path)) as pdf:
+        return [page.objects for page in pdf.pages]
+
+
+def _same_as_pdfplumber(path) -> None:
+    stock, fast = _objects(path, pdfplumber.open), _objects(path, open_pdf)
+    assert fast == stock
+    for stock_page, fast_page in zip(stock, fast):  # the same keys in the same order, values of the same types
+        for kind in stock_page:
+            for a, b in zip(stock_page[kind], fast_page[kind]):
+                assert list(a) == list(b) and all(type(a[k]) is type(b[k]) for k in a)
+
+
+@pytest.mark.parametrize("command, args", [
+    ("harvest", ()), ("minefield", ()), ("patchwork", ()), ("peas", ()), ("peas", ("--lang", "ko")),
+])
+def test_every_object_of_a_sheet_is_pdfplumbers(tmp_path, command, args):
+    path = make_sheet(tmp_path, command, *args)
+    # the short way reads every page of the project's own sheets (so the comparison below is of it)
+    assert all(content_objects(page.get_contents().get_data()) for page in PdfReader(str(path)).pages)
+    _same_as_pdfplumber(path)
+
+
+def test_every_object_of_the_giuthi_rules_sheet_is_pdfplumbers(tmp_path):
+    out = tmp_path / "rules.pdf"
+    assert CliRunner().invoke(main, ["giuthi", "--rules", "-o", str(out)]).exit_code == 0
+    _same_as_pdfplumber(out)
+
+
+def test_a_page_with_content_the_short_way_does_not_read_is_pdfminers(tmp_path):
+    """Marked content and a comment: pdfminer's parser reads that page."""
+    src = make_sheet(tmp_path, "harvest")
+    writer = PdfWriter(clone_from=str(src))
+    page = writer.pages[0]
+    contents = page.get_contents()
+    contents.set_data(contents.get_data() + b"\n% added\n/P << /MCID 0 >> BDC 0 g 100 100 50 50 re f EMC\n")
+    page.replace_contents(contents)
+    out = tmp_path / "marked.pdf"
+    with open(out, "wb") as handle:
+        writer.write(handle)
+    assert content_objects(PdfReader(str(out)).pages[0].get_contents().get_data()) is None
+    assert len(_objects(out, pdfplumber.open)[0]["rect"]) == len(_objects(src, pdfplumber.open)[0]["rect"]) + 1
+    _same_as_pdfplumber(out)
+
+
+def test_other_library_releases_keep_their_own_reading(tmp_path, monkeypatch):
+    src = make_sheet(tmp_path, "minefield")
+    monkeypatch.setattr(parsing, "COPIED_FROM", {"pdfplumber": ("0.0.",), "pdfminer": ("0",)})
+    with open_pdf(src) as pdf:
+        assert all(type(page) is pdfplumber.page.Page for page in pdf.pages)
+    monkeypatch.undo()
+    with open_pdf(src) as pdf:
+        assert all(type(page) is parsing._Page for page in pdf.pages)
+    assert PdfReader(str(src)).pages  # the file itself is untouched by reading it
