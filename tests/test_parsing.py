@@ -32,6 +32,7 @@ SUPPORTED = [
     b"1 0 0 1 72.5 -3.25 cm 0 0 m 10 10 l S q .5 g Q",
     b"[(A) -120 (B\\(c\\)) 33.5 <4142 43>] TJ T* (x) ' 1 2 (y) \"",
     b"(nested (brackets) here) Tj (octal \\101\\12 and \\\\ and \\\r\nline) Tj",
+    b"(x (\\) y) z) Tj (\\() Tj (end\\\\) Tj (\\0533) Tj",
     b"--5 +-3 1.2.3 5. -.5 . +.5 7re 1 2 3 4re f",
     b"true false /Name /N.a-me_1 [1 [2 [3]] 4] x ] ]",
     b"0 0 m\x0012\x00 l\x0b3 4 l h f* B* b*",
@@ -50,6 +51,7 @@ UNSUPPORTED = [
     b"<41>> 1 g",
     b"(never closed",
     b"{ 1 }",
+    b"(a (b (c) d) e) Tj",  # brackets two deep: pdfminer's parser reads it
 ]
 
 
