@@ -121,3 +121,23 @@ def test_other_library_releases_keep_their_own_reading(tmp_path, monkeypatch):
     with open_pdf(src) as pdf:
         assert all(type(page) is parsing._Page for page in pdf.pages)
     assert PdfReader(str(src)).pages  # the file itself is untouched by reading it
+
+
+@pytest.mark.parametrize("command, args", [("harvest", ()), ("peas", ("--lang", "ko"))])
+def test_the_preflight_reads_each_glyphs_contour_count_as_fonttools_does(tmp_path, command, args):
+    """``preflight._contours`` reads a glyph's header; fontTools decodes the whole outline: same count."""
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    from printables.check.preflight import _contours, _descriptor, _page_fonts
+
+    reader = PdfReader(str(make_sheet(tmp_path, command, *args)))
+    programs = {id(font): _descriptor(font)["/FontFile2"].get_object().get_data()
+                for page in reader.pages for _, font in _page_fonts(page.get("/Resources"))}
+    assert len(programs) >= 2
+    for data in programs.values():
+        ours, theirs = TTFont(io.BytesIO(data))["glyf"], TTFont(io.BytesIO(data))["glyf"]
+        counts = {name: _contours(ours, name) for name in ours.glyphs}
+        assert counts == {name: theirs[name].numberOfContours for name in theirs.glyphs}
+        assert any(counts.values()) and not all(counts.values())  # glyphs with outlines and empty ones (the space) both met
