@@ -32,6 +32,7 @@ SUPPORTED = [
     b"1 0 0 1 72.5 -3.25 cm 0 0 m 10 10 l S q .5 g Q",
     b"[(A) -120 (B\\(c\\)) 33.5 <4142 43>] TJ T* (x) ' 1 2 (y) \"",
     b"(nested (brackets) here) Tj (octal \\101\\12 and \\\\ and \\\r\nline) Tj",
+    b"(x (\\) y) z) Tj (\\() Tj (end\\\\) Tj (\\0533) Tj",
     b"--5 +-3 1.2.3 5. -.5 . +.5 7re 1 2 3 4re f",
     b"true false /Name /N.a-me_1 [1 [2 [3]] 4] x ] ]",
     b"0 0 m\x0012\x00 l\x0b3 4 l h f* B* b*",
@@ -50,6 +51,7 @@ UNSUPPORTED = [
     b"<41>> 1 g",
     b"(never closed",
     b"{ 1 }",
+    b"(a (b (c) d) e) Tj",  # brackets two deep: pdfminer's parser reads it
 ]
 
 
@@ -119,3 +121,86 @@ def test_other_library_releases_keep_their_own_reading(tmp_path, monkeypatch):
     with open_pdf(src) as pdf:
         assert all(type(page) is parsing._Page for page in pdf.pages)
     assert PdfReader(str(src)).pages  # the file itself is untouched by reading it
+
+
+@pytest.mark.parametrize("command, args", [("harvest", ()), ("peas", ("--lang", "ko"))])
+def test_the_preflight_reads_each_glyphs_contour_count_as_fonttools_does(tmp_path, command, args):
+    """``preflight._contours`` reads a glyph's header; fontTools decodes the whole outline: same count."""
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    from printables.check.preflight import _contours, _descriptor, _page_fonts
+
+    reader = PdfReader(str(make_sheet(tmp_path, command, *args)))
+    programs = {id(font): _descriptor(font)["/FontFile2"].get_object().get_data()
+                for page in reader.pages for _, font in _page_fonts(page.get("/Resources"))}
+    assert len(programs) >= 2
+    for data in programs.values():
+        ours, theirs = TTFont(io.BytesIO(data))["glyf"], TTFont(io.BytesIO(data))["glyf"]
+        counts = {name: _contours(ours, name) for name in ours.glyphs}
+        assert counts == {name: theirs[name].numberOfContours for name in theirs.glyphs}
+        assert any(counts.values()) and not all(counts.values())  # glyphs with outlines and empty ones (the space) both met
+
+
+def _text_fits_by_looking_at_everything(drawing) -> list[str]:
+    """The fit check's findings the slow way (as it was before its indexes): every frame for each
+    word, every later word (by x0) until one starts right of its end."""
+    from printables.check.language import OVERFLOW_TOLERANCE_MM as tol, OVERLAP_SHARE
+
+    problems = []
+    for number, page in enumerate(drawing.pages, 1):
+        frames = [b for b in page.boxes if b.x1 - b.x0 > 1.0 and b.bottom - b.top > 1.0]
+        for w in page.words:
+            x, y = w.x0 + 0.2, (w.top + w.bottom) / 2
+            around = [f for f in frames if f.x0 <= x <= f.x1 and f.top <= y <= f.bottom]
+            f = min(around, key=lambda f: (f.x1 - f.x0) * (f.bottom - f.top)) if around else None
+            x0, top, x1, bottom = (f.x0, f.top, f.x1, f.bottom) if f else (0.0, 0.0, page.width, page.height)
+            if w.x1 > x1 + tol or w.x0 < x0 - tol or w.bottom > bottom + tol or w.top < top - tol:
+                problems.append(f"page {number}: {w.text!r} runs out")
+        ordered = sorted(page.words, key=lambda w: w.x0)
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1:]:
+                if b.x0 >= a.x1 - tol:
+                    break
+                if min(a.bottom, b.bottom) - max(a.top, b.top) > OVERLAP_SHARE * min(a.bottom - a.top, b.bottom - b.top):
+                    problems.append(f"page {number}: {a.text!r} and {b.text!r} are printed over each other")
+    return problems
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_fit_checks_indexes_find_what_looking_at_everything_finds(seed):
+    """Random pages of words and frames (crowded, overlapping, off the page, not-a-number): the
+    indexed fit check names the same words, in the same order, as the slow look."""
+    import math
+    import random
+    from pathlib import Path
+
+    from printables.check.language import check_text_fits
+    from printables.check.pdf import Box, PageDrawing, PdfDrawing, Word
+
+    rng = random.Random(seed)
+    pages = []
+    for _ in range(2):
+        width, height = rng.choice([(210.0, 297.0), (105.0, 148.0)])
+        boxes = tuple(Box(x, y, x + rng.uniform(0.5, 120), y + rng.uniform(0.5, 80), False, True)
+                      for x, y in ((rng.uniform(-30, width), rng.uniform(-30, height)) for _ in range(rng.randint(0, 40))))
+        words = []
+        for n in range(rng.randint(0, 300)):
+            x, y = rng.uniform(-20, width + 10), rng.uniform(-20, height + 10)
+            if rng.random() < 0.3:  # on a line with others
+                y = round(y / 4) * 4.0
+            words.append(Word(f"w{n}", x, y, x + rng.uniform(0.0, 25), y + rng.choice([0.0, 1.5, 2.8, 3.5])))
+        if seed % 10 == 9:
+            words.append(Word("nan", math.nan, 10.0, 20.0, 13.0))
+        pages.append(PageDrawing(width, height, boxes, (), tuple(words), (), ""))
+    drawing = PdfDrawing(Path("x.pdf"), "", "", "", "", None, tuple(pages))
+    result = check_text_fits(drawing)
+    slow = _text_fits_by_looking_at_everything(drawing)
+    found = [p for p in result.detail.split("; ")] if not result.ok else []
+    assert result.ok == (not slow)
+    shown = [p.split(" (+")[0] for p in found]  # the detail names the first six
+    assert [s.split(" runs out")[0] if "runs out" in s else s for s in shown] == \
+        [s.split(" runs out")[0] if "runs out" in s else s for s in slow[:6]]
+    if len(slow) > 6:
+        assert result.detail.endswith(f"(+{len(slow) - 6} more)")

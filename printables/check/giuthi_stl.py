@@ -123,8 +123,35 @@ def grid_over(lo: np.ndarray, hi: np.ndarray, step: float) -> Grid:
     return Grid(x0, y0, step, nx, ny)
 
 
+def _strip_extent(tri: np.ndarray, y: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x extent of triangles ``tri`` (k, 3, 2) within the strips y - m <= Y <= y + m (each meets its
+    triangle): the hull of the cuts at the strip's edges and of the corners inside it."""
+    ys = tri[:, :, 1]
+    lo_y, hi_y = ys.min(1), ys.max(1)
+    xl = np.full(len(tri), np.inf)
+    xr = np.full(len(tri), -np.inf)
+    for yy in (np.clip(y - m, lo_y, hi_y), np.clip(y + m, lo_y, hi_y)):
+        for p, q in ((0, 1), (1, 2), (2, 0)):
+            px, py, qx, qy = tri[:, p, 0], tri[:, p, 1], tri[:, q, 0], tri[:, q, 1]
+            spans = (np.minimum(py, qy) <= yy) & (yy <= np.maximum(py, qy))
+            flat = py == qy
+            x = np.where(flat, px, px + (yy - py) * (qx - px) / np.where(flat, 1.0, qy - py))
+            xl = np.where(spans, np.minimum(xl, np.minimum(x, np.where(flat, qx, x))), xl)
+            xr = np.where(spans, np.maximum(xr, np.maximum(x, np.where(flat, qx, x))), xr)
+    near = np.abs(ys - y[:, None]) <= m[:, None]
+    xl = np.minimum(xl, np.where(near, tri[:, :, 0], np.inf).min(1))
+    xr = np.maximum(xr, np.where(near, tri[:, :, 0], -np.inf).max(1))
+    return xl, xr
+
+
 def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where upward rays on ``grid`` cross the triangles: (ray index, z, triangle index), by ray then z."""
+    """Where upward rays on ``grid`` cross the triangles: (ray index, z, triangle index), by ray then z.
+
+    Each ray is tested against each triangle it may cross with barycentric coordinates. The rays
+    tried for a triangle are those of each grid row within its x extent along that row, widened by
+    a margin far larger than the rounding of the test (so no ray the test would take is left out),
+    in the order of a scan over its bounding box: the result is that of testing the whole box.
+    """
     tri = triangles
     xmin, xmax = tri[:, :, 0].min(1), tri[:, :, 0].max(1)
     ymin, ymax = tri[:, :, 1].min(1), tri[:, :, 1].max(1)
@@ -132,39 +159,56 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
     i1 = np.clip(np.floor((xmax - grid.x0) / grid.step), -1, grid.nx - 1).astype(np.int64)
     j0 = np.clip(np.ceil((ymin - grid.y0) / grid.step), 0, grid.ny).astype(np.int64)
     j1 = np.clip(np.floor((ymax - grid.y0) / grid.step), -1, grid.ny - 1).astype(np.int64)
-    ni, nj = i1 - i0 + 1, j1 - j0 + 1
-    counts = np.where((ni > 0) & (nj > 0), ni * nj, 0)
-    ids = np.nonzero(counts)[0]
+    a, b, cc = tri[:, 0], tri[:, 1], tri[:, 2]
+    # The barycentric test's terms per triangle, computed as the test has always computed them.
+    e0, e1 = b[:, 1] - cc[:, 1], cc[:, 0] - b[:, 0]
+    e2, e3 = cc[:, 1] - a[:, 1], a[:, 0] - cc[:, 0]
+    d = e0 * (a[:, 0] - cc[:, 0]) + e1 * (a[:, 1] - cc[:, 1])
+    live = np.flatnonzero((i1 >= i0) & (j1 >= j0) & (np.abs(d) > 1e-12))  # a flat-on triangle is hit by no ray
+    empty = np.zeros(0)
+    if len(live) == 0:
+        return empty.astype(np.int64), empty, empty.astype(np.int64)
+    # A ray the test takes lies within 8 eps L^2 / (shortest side) of its triangle (L: the box's size).
+    plan = tri[live][:, :, :2]
+    sides = np.linalg.norm(plan - np.roll(plan, 1, axis=1), axis=2).min(1)
+    size = np.maximum(xmax[live] - xmin[live], ymax[live] - ymin[live])
+    margin = 1e-9 + 1e-13 * size * size / sides
+    rows = j1[live] - j0[live] + 1
+    row_tri = np.repeat(np.arange(len(live)), rows)
+    jj_rows = np.repeat(j0[live], rows) + np.arange(len(row_tri)) - np.repeat(np.cumsum(rows) - rows, rows)
+    y_rows = grid.y0 + jj_rows * grid.step
+    m = margin[row_tri]
+    xl, xr = _strip_extent(plan[row_tri], y_rows, m)
+    t_rows = live[row_tri]
+    ia = np.maximum(i0[t_rows], np.ceil((xl - m - grid.x0) / grid.step).astype(np.int64))
+    ib = np.minimum(i1[t_rows], np.floor((xr + m - grid.x0) / grid.step).astype(np.int64))
+    counts = np.maximum(ib - ia + 1, 0)
+    keep = np.flatnonzero(counts)
+    t_rows, jj_rows, ia, counts = t_rows[keep], jj_rows[keep], ia[keep], counts[keep]
     rays, zs, tris = [], [], []
     start = 0
-    while start < len(ids):
-        # Batches of triangles whose candidate (ray, triangle) pairs fit the memory budget.
-        csum = np.cumsum(counts[ids[start:]])
+    while start < len(t_rows):
+        # Batches of rows whose (ray, triangle) pairs fit the memory budget.
+        csum = np.cumsum(counts[start:])
         stop = start + max(1, int(np.searchsorted(csum, PAIR_BUDGET)))
-        batch = ids[start:stop]
+        c = counts[start:stop]
+        t = np.repeat(t_rows[start:stop], c)
+        jj = np.repeat(jj_rows[start:stop], c)
+        ii = np.repeat(ia[start:stop], c) + np.arange(len(t)) - np.repeat(np.cumsum(c) - c, c)
         start = stop
-        c = counts[batch]
-        t = np.repeat(batch, c)
-        first = np.repeat(np.cumsum(c) - c, c)
-        k = np.arange(len(t)) - first
-        ii = i0[t] + k % ni[t]
-        jj = j0[t] + k // ni[t]
         px = grid.x0 + ii * grid.step
         py = grid.y0 + jj * grid.step
-        a, b, cc = tri[t, 0], tri[t, 1], tri[t, 2]
-        d = (b[:, 1] - cc[:, 1]) * (a[:, 0] - cc[:, 0]) + (cc[:, 0] - b[:, 0]) * (a[:, 1] - cc[:, 1])
-        ok = np.abs(d) > 1e-12
-        d = np.where(ok, d, 1.0)
-        l0 = ((b[:, 1] - cc[:, 1]) * (px - cc[:, 0]) + (cc[:, 0] - b[:, 0]) * (py - cc[:, 1])) / d
-        l1 = ((cc[:, 1] - a[:, 1]) * (px - cc[:, 0]) + (a[:, 0] - cc[:, 0]) * (py - cc[:, 1])) / d
+        dx, dy, dt = px - cc[t, 0], py - cc[t, 1], d[t]
+        l0 = (e0[t] * dx + e1[t] * dy) / dt
+        l1 = (e2[t] * dx + e3[t] * dy) / dt
         l2 = 1.0 - l0 - l1
-        inside = ok & (l0 >= 0) & (l1 >= 0) & (l2 >= 0)
-        z = l0 * a[:, 2] + l1 * b[:, 2] + l2 * cc[:, 2]
+        inside = (l0 >= 0) & (l1 >= 0) & (l2 >= 0)
+        ti = t[inside]
+        z = l0[inside] * a[ti, 2] + l1[inside] * b[ti, 2] + l2[inside] * cc[ti, 2]
         rays.append((jj * grid.nx + ii)[inside])
-        zs.append(z[inside])
-        tris.append(t[inside])
+        zs.append(z)
+        tris.append(ti)
     if not rays:
-        empty = np.zeros(0)
         return empty.astype(np.int64), empty, empty.astype(np.int64)
     ray, z, t = np.concatenate(rays), np.concatenate(zs), np.concatenate(tris)
     order = np.lexsort((z, ray))

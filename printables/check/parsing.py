@@ -68,7 +68,8 @@ def _process_object(page, obj) -> dict:
     kind = _KINDS.get(cls)
     if kind is None:
         kind = _KINDS[cls] = re.sub(lt_pat, "", cls.__name__).lower()
-    attr = {k: _resolved(v) for k, v in obj.__dict__.items() if k in ALL_ATTRS}
+    plain = _PLAIN_TYPES
+    attr = {k: v if type(v) in plain else _resolved(v) for k, v in obj.__dict__.items() if k in ALL_ATTRS}
     attr["object_type"] = kind
     attr["page_number"] = page.page_number
     for cs in ("ncs", "scs"):
@@ -108,41 +109,25 @@ def _process_object(page, obj) -> dict:
 # ---------------------------------------------------------------------------- content streams
 
 _TOKEN = re.compile(
-    rb"(?P<ws>[\s\x00]+)"  # pdfminer skips whitespace and NUL between tokens
-    rb"|(?P<num>[-+0-9][0-9]*(?:\.[0-9]*)?|\.[0-9]*)"  # ends at the first non-digit (a second dot too)
+    rb"[\s\x00]*(?:"  # pdfminer skips whitespace and NUL between tokens
+    rb"(?P<num>[-+0-9][0-9]*(?:\.[0-9]*)?|\.[0-9]*)"  # ends at the first non-digit (a second dot too)
     rb"|(?P<kw>[A-Za-z][^#/%\[\]()<>{}\s]*)"
-    rb"|(?P<name>/[^#/%\[\]()<>{}\s]*)"
+    rb"|(?P<name>/[^#/%\[\]()<>{}\s]*)(?P<hash>\#?)"
     rb"|\((?P<str>[^()\\]*)\)"
-    rb"|(?P<lparen>\()"
-    rb"|<(?P<hex>[\s0-9a-fA-F]*)>"
-    rb"|(?P<bad><|>|%|\{|\})"
-    rb"|(?P<one>.)",
+    rb"|(?P<string>\((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\))"  # escapes, brackets one deep
+    rb"|<(?P<hex>[\s0-9a-fA-F]*)>(?P<gt>>?)"
+    rb"|(?P<bad>[<>%{}(])"
+    rb"|(?P<one>[^\s\x00])"  # pdfminer's one-byte keywords: [ ] ' " * and strays
+    rb")",
     re.S,
 )
+# Every byte at a token's start matches some group, so ``finditer`` skips nothing but whitespace.
 _OPEN, _CLOSE = KWD(b"["), KWD(b"]")
 _INLINE = (KWD(b"BI"), KWD(b"ID"))
 
 
 class _Unsupported(Exception):
     """Content the short way does not read: pdfminer's parser reads the page."""
-
-
-def _string_end(data: bytes, start: int) -> int:
-    """The index after the ``)`` closing the string opened at ``start``, as pdfminer counts brackets."""
-    depth, i, n = 0, start, len(data)
-    while i < n:
-        c = data[i]
-        if c == 0x5C:  # a backslash: the next byte is escaped (an octal digit or a letter: no bracket)
-            i += 2
-            continue
-        if c == 0x28:
-            depth += 1
-        elif c == 0x29:
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise _Unsupported("unterminated string")
 
 
 def _pdfminer_token(raw: bytes):
@@ -163,43 +148,45 @@ def _tokens(data: bytes):
     """pdfminer's tokens of a content stream (``PSBaseParser.nexttoken``), or _Unsupported."""
     out = []
     add = out.append
-    pos, n = 0, len(data)
-    match = _TOKEN.match
-    while pos < n:
-        m = match(data, pos)
+    seen: dict[bytes, object] = {}  # a number, keyword or name reads the same each time
+    for m in _TOKEN.finditer(data):
         kind = m.lastgroup
-        end = m.end()
-        if kind == "num":
-            text = m.group(kind)
+        if kind == "num" or kind == "kw":
+            text = m[kind]
             try:
-                add(float(text) if b"." in text else int(text))
-            except ValueError:  # a lone sign or dot: pdfminer makes no token of it
+                add(seen[text])
+                continue
+            except KeyError:
                 pass
-        elif kind == "kw":
-            text = m.group(kind)
-            add(True if text == b"true" else False if text == b"false" else KWD(text))
-        elif kind == "name":
-            if data[end:end + 1] == b"#":
+            if kind == "kw":
+                value = True if text == b"true" else False if text == b"false" else KWD(text)
+            else:
+                try:
+                    value = float(text) if b"." in text else int(text)
+                except ValueError:  # a lone sign or dot: pdfminer makes no token of it
+                    continue
+            seen[text] = value
+            add(value)
+        elif kind == "name" or kind == "hash":
+            if m["hash"]:
                 raise _Unsupported("# in a name")
-            text = m.group(kind)[1:]
+            text = m["name"][1:]
             try:
                 add(LIT(str(text, "utf-8")))
             except UnicodeDecodeError:
                 add(LIT(text))
         elif kind == "str":
-            add(m.group(kind))
-        elif kind == "lparen":
-            end = _string_end(data, pos)
-            add(_pdfminer_token(data[pos:end]))
-        elif kind == "hex":
-            if data[end:end + 1] == b">":
+            add(m[kind])
+        elif kind == "string":
+            add(_pdfminer_token(m[kind]))
+        elif kind == "hex" or kind == "gt":
+            if m["gt"]:
                 raise _Unsupported("a hex string followed by >")
-            add(_pdfminer_token(data[pos:end]))
+            add(_pdfminer_token(m[0].lstrip(b" \t\n\r\f\v\x00")))
         elif kind == "one":
-            add(KWD(m.group(kind)))
-        elif kind == "bad":
-            raise _Unsupported(f"{m.group(kind)!r} at {pos}")
-        pos = end
+            add(KWD(m[kind]))
+        else:
+            raise _Unsupported(f"{m[kind]!r} at {m.start(kind)}")
     return out
 
 

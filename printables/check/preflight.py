@@ -42,6 +42,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,6 +182,23 @@ def _to_unicode(font) -> dict[int, str]:
     return mapping
 
 
+GLYPH_HEADER_BYTES = 10  # numberOfContours (int16) and the bounding box (4 x int16)
+
+
+def _contours(glyf, name: str) -> int:
+    """A glyph's numberOfContours (0: no outline), read from its header without decoding its points.
+
+    fontTools' ``glyf[name]`` decodes every point of the outline only to say this; a glyph shorter
+    than its header is still decoded by fontTools (which says what is wrong with it)."""
+    glyph = glyf.glyphs[name]
+    data = getattr(glyph, "data", None)
+    if data is None:  # empty, or decoded already
+        return glyph.numberOfContours
+    if len(data) < GLYPH_HEADER_BYTES:
+        return glyf[name].numberOfContours
+    return struct.unpack(">h", data[:2])[0]
+
+
 def _glyph_table(font) -> dict[str, bool] | None:
     """Text -> whether its glyph in the embedded TrueType program is real, or None if not readable."""
     descriptor = _descriptor(font)
@@ -201,7 +219,7 @@ def _glyph_table(font) -> dict[str, bool] | None:
         glyph = code_to_glyph.get(code)
         ok = glyph is not None and glyph != order[0] and chars not in ("\x00", "")
         if ok and glyf is not None and not chars.isspace():
-            ok = glyf[glyph].numberOfContours != 0
+            ok = _contours(glyf, glyph) != 0
         real[chars] = real.get(chars, False) or ok
     return real
 

@@ -549,7 +549,7 @@ _KERNELS: dict[int, _Kernel] = {}  # by the number of pits (2n)
 
 
 def _kernel(size: int) -> _Kernel:
-    """The lap tables of boards of ``size`` pits, built once (about 10 ms for 2x6)."""
+    """The lap tables of boards of ``size`` pits, built once (8 ms for 2x6, 60 ms for 2x10)."""
     kernel = _KERNELS.get(size)
     if kernel is None:
         kernel = _KERNELS[size] = _build_kernel(size // 2)
@@ -633,8 +633,8 @@ def _packed_sowings(
     ``seen`` holds the packed boards of this turn's choice points: a sow-again that brings one
     back repeats the within-turn state and is not legal (rule 5b), nor is a relay chain that
     loops. Pits ascending, CCW before CW. The caller has checked the board with _packable.
-    tests/test_giuthi_playouts.py checks this against a naive seed-by-seed sowing, in whole
-    games and on random boards.
+    tests/test_giuthi_playouts.py (whole games) and tests/test_giuthi_kernel.py (random boards)
+    check it against a naive seed-by-seed sowing.
     """
     out: list[_Sown] = []
     keep = out.append
@@ -696,14 +696,16 @@ def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> 
     back repeats the within-turn state and is excluded like a relay loop. Peaks are not measured
     (see _measured_choices).
     """
-    if not _packable(pits):
-        return _measured_choices(pits, player, seen)
     size = len(pits)
+    try:
+        packed_seen = {_pack(b) for b in seen if len(b) == size}
+    except (TypeError, ValueError):  # a board no game reaches (see _prepare)
+        packed_seen = None
+    if packed_seen is None or not _packable(pits):
+        return _measured_choices(pits, player, seen)
     return [
         _new_choice((move.sowings[0], again, _unpack(board, size), captured, NO_PEAK, move))
-        for move, again, board, captured in _packed_sowings(
-            pits, _pack(pits), player, {_pack(b) for b in seen}
-        )
+        for move, again, board, captured in _packed_sowings(pits, _pack(pits), player, packed_seen)
     ]
 
 
