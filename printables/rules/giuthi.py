@@ -791,8 +791,8 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
 
 
 # The engine's private fields. What the engine keeps in a State's ``__dict__`` besides the
-# dataclass fields (no effect on equality, hashing, repr or ``replace``), so that every candidate
-# is sown once per choice point and a turn costs no Position or frozenset:
+# dataclass fields (no effect on equality, hashing or ``replace``), so that every candidate is
+# sown once per choice point and a turn costs no Position or frozenset:
 #   _board  the packed pits; present only if the kernel serves the board (see _kernel above).
 #   _hist   packed history: ``board << 1 | player`` of each turn start since the last capture.
 #           Stores only change at a capture, which clears the history, so every such position
@@ -806,7 +806,8 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
 #   _pass   at a turn start offering only PASS: the opponent's sowings, for the state after it;
 #   _next   after that PASS: those sowings, used once the end checks have passed.
 # A state made by apply has no history and turn_boards in its __dict__ until they are read:
-# State.__getattr__ builds them with _unpack_field.
+# State.__getattr__ builds them with _unpack_field (equal sets; a repr may list them in another
+# order than a set built position by position would).
 
 _LAZY_FIELDS = ("history", "turn_boards")
 _NO_KEYS: frozenset[int] = frozenset()
@@ -868,9 +869,9 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     board = fields.get("_board")
     if board is None:
         board = _prepare(fields)
-        if board is None or _sow is not _SOW:
-            moves = fields["_moves"] = _reference_moves(state)
-            return moves
+    if board is None or _sow is not _SOW:  # (a test replaces _sow to simulate a relay loop)
+        moves = fields["_moves"] = _reference_moves(state)
+        return moves
     pits = fields["pits"]
     player = fields["player"]
     seen = fields.get("_seen")
