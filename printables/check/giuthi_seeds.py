@@ -20,7 +20,7 @@ import trimesh
 from scipy import ndimage
 
 from printables.check.results import CheckResult
-from printables.check.stl_file import load_stl
+from printables.check.mesh_cache import load_stl
 from printables.params.giuthi_seeds import (
     MAX_CUT_AREA_MM2,
     MAX_GATE_HEIGHT_MM,
@@ -109,7 +109,7 @@ class _Grid:
 
 def load_mesh(stl_path: Path | str) -> trimesh.Trimesh:
     """Read an STL as one mesh, resting on z = 0 as the slicer would place it."""
-    mesh = load_stl(stl_path)
+    mesh = load_stl(stl_path, process=True)
     mesh.apply_translation((0.0, 0.0, -float(mesh.bounds[0][2])))
     return mesh
 

@@ -21,7 +21,7 @@ from scipy import ndimage
 
 from printables.check.mesh_sections import distance_to_sides, inside, section_loops
 from printables.check.results import CheckResult
-from printables.check.stl_file import load_stl
+from printables.check.mesh_cache import load_stl
 from printables.params.giuthi_board import (
     ENGAGEMENT_FACTOR,
     HINGE_NECK_MM,
