@@ -137,12 +137,13 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
 
 
 def _check_pdf(path: Path) -> list[CheckResult]:
-    import pdfplumber
     from pypdf import PdfReader
+
+    from printables.check.parsing import open_pdf
 
     # One open file for the drawing and the preflight: pdfplumber parses each page once.
     try:
-        pdf = pdfplumber.open(str(path))
+        pdf = open_pdf(path)
     except Exception as error:  # a damaged file is a failed check, not a crash
         return [CheckResult("read PDF", False, f"{type(error).__name__}: {error}")]
     with pdf:
@@ -173,7 +174,7 @@ def _check_open_pdf(path: Path, pdf, reader) -> list[CheckResult]:
         if kind in LETTERED:
             from printables.check.language import check_lettering
 
-            results += check_lettering(path, kind, drawing.parameters(), [page.text for page in drawing.pages])
+            results += check_lettering(path, kind, drawing.parameters(), [page.text for page in drawing.pages], drawing)
         return results + printing
     except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
         return [CheckResult("parameters", False, f"unreadable parameters in the PDF subject: {error}")] + printing

@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import pdfplumber
-
+from printables.check.parsing import open_pdf
 from printables.check.pdf import PdfDrawing, PageDrawing, Word, check_page_size
 from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
@@ -283,20 +282,29 @@ def _check_5b(diagram: DrawnDiagram, mid: rules.State) -> str | None:
     return None
 
 
-def _page_marks(path) -> tuple[float, float, list[str]]:
-    """The smallest text size (pt), the smallest distance of any mark to the paper's edge (mm), and where."""
+def _page_marks(drawing: PdfDrawing) -> tuple[float, float, list[str]]:
+    """The smallest text size (pt), the smallest distance of any mark to the paper's edge (mm), and where.
+
+    Reads pdfplumber's objects of the drawing's pages (parsed once for every check of the file),
+    or opens the file when the drawing does not carry them."""
+    if not drawing.plumber_pages:
+        with open_pdf(drawing.path) as pdf:
+            return _marks(pdf.pages)
+    return _marks(drawing.plumber_pages)
+
+
+def _marks(pages) -> tuple[float, float, list[str]]:
     smallest, closest, where = 1e9, 1e9, []
-    with pdfplumber.open(str(path)) as pdf:
-        for number, page in enumerate(pdf.pages, 1):
-            w, h = page.width, page.height
-            for obj in list(page.chars) + list(page.rects) + list(page.curves) + list(page.lines):
-                if obj.get("object_type") == "char":
-                    smallest = min(smallest, round(float(obj["size"]), 2))  # 7.9999 read back is 8
-                gap = pt_to_mm(min(obj["x0"], obj["top"], w - obj["x1"], h - obj["bottom"]))
-                if gap < closest:
-                    closest = gap
-                if gap < MIN_EDGE_MM:
-                    where.append(f"page {number}: {obj.get('object_type')} {gap:.1f} mm from the edge")
+    for number, page in enumerate(pages, 1):
+        w, h = page.width, page.height
+        for obj in list(page.chars) + list(page.rects) + list(page.curves) + list(page.lines):
+            if obj.get("object_type") == "char":
+                smallest = min(smallest, round(float(obj["size"]), 2))  # 7.9999 read back is 8
+            gap = pt_to_mm(min(obj["x0"], obj["top"], w - obj["x1"], h - obj["bottom"]))
+            if gap < closest:
+                closest = gap
+            if gap < MIN_EDGE_MM:
+                where.append(f"page {number}: {obj.get('object_type')} {gap:.1f} mm from the edge")
     return smallest, closest, where
 
 
@@ -331,7 +339,7 @@ def check_rules_sheet(drawing: PdfDrawing) -> list[CheckResult]:
     n, s, paper = int(params["pits_per_row"]), int(params["seeds_per_pit"]), str(params["paper"])
     rules.validate_parameters(n, s)
     results = [check_page_size(drawing, paper, False)]
-    smallest, closest, where = _page_marks(drawing.path)
+    smallest, closest, where = _page_marks(drawing)
     big_enough = smallest >= MIN_TEXT_PT - SIZE_TOLERANCE_PT
     results.append(CheckResult("text size", big_enough,
                                f"smallest text {smallest:.2f} pt" + ("" if big_enough else f", below {MIN_TEXT_PT:g} pt")))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import pdfplumber
 from pypdf import PdfReader
 
+from printables.check.parsing import open_pdf
 from printables.check.results import CheckResult
 from printables.paper import PAPER_SIZES_MM, pt_to_mm
 
@@ -105,6 +105,11 @@ class PdfDrawing:
     creator: str
     print_scaling: str | None
     pages: tuple[PageDrawing, ...]
+    # The pages as pdfplumber read them, each once and in file order (``pages`` repeats a page the
+    # page tree lists twice), and pdfplumber's own pages (their parsed objects), so that the checks
+    # needing more than this drawing read the same parse instead of opening the file again.
+    read_pages: tuple[PageDrawing, ...] = field(default=(), compare=False, repr=False)
+    plumber_pages: tuple = field(default=(), compare=False, repr=False)
 
     @property
     def kind(self) -> str | None:
@@ -142,7 +147,7 @@ def read_pdf(path: Path | str, pdf=None, reader=None) -> PdfDrawing:
     """
     path = Path(path)
     if pdf is None:
-        with pdfplumber.open(str(path)) as opened:
+        with open_pdf(path) as opened:
             return read_pdf(path, opened, reader)
     reader = reader if reader is not None else PdfReader(str(path))
     info = reader.metadata or {}
@@ -179,6 +184,7 @@ def read_pdf(path: Path | str, pdf=None, reader=None) -> PdfDrawing:
                         user_units[index] if index < len(user_units) else 1.0)
         )
     # pdfplumber reads a page that the page tree lists twice only once; a printer prints it twice.
+    read_pages = tuple(pages)
     by_id = {page.page_obj.pageid: drawn for page, drawn in zip(pdf.pages, pages)}
     ids = [getattr(page.indirect_reference, "idnum", None) for page in reader.pages]
     if len(pages) != len(ids) and all(i in by_id for i in ids):
@@ -191,6 +197,8 @@ def read_pdf(path: Path | str, pdf=None, reader=None) -> PdfDrawing:
         str(info.get("/Creator", "") or ""),
         scaling,
         tuple(pages),
+        read_pages,
+        tuple(pdf.pages[:len(read_pages)]),
     )
 
 

@@ -42,13 +42,14 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import pdfplumber
 from pypdf import PdfReader
 
+from printables.check.parsing import open_pdf
 from printables.check.results import CheckResult
 from printables.paper import pt_to_mm
 
@@ -181,6 +182,23 @@ def _to_unicode(font) -> dict[int, str]:
     return mapping
 
 
+GLYPH_HEADER_BYTES = 10  # numberOfContours (int16) and the bounding box (4 x int16)
+
+
+def _contours(glyf, name: str) -> int:
+    """A glyph's numberOfContours (0: no outline), read from its header without decoding its points.
+
+    fontTools' ``glyf[name]`` decodes every point of the outline only to say this; a glyph shorter
+    than its header is still decoded by fontTools (which says what is wrong with it)."""
+    glyph = glyf.glyphs[name]
+    data = getattr(glyph, "data", None)
+    if data is None:  # empty, or decoded already
+        return glyph.numberOfContours
+    if len(data) < GLYPH_HEADER_BYTES:
+        return glyf[name].numberOfContours
+    return struct.unpack(">h", data[:2])[0]
+
+
 def _glyph_table(font) -> dict[str, bool] | None:
     """Text -> whether its glyph in the embedded TrueType program is real, or None if not readable."""
     descriptor = _descriptor(font)
@@ -201,7 +219,7 @@ def _glyph_table(font) -> dict[str, bool] | None:
         glyph = code_to_glyph.get(code)
         ok = glyph is not None and glyph != order[0] and chars not in ("\x00", "")
         if ok and glyf is not None and not chars.isspace():
-            ok = glyf[glyph].numberOfContours != 0
+            ok = _contours(glyf, glyph) != 0
         real[chars] = real.get(chars, False) or ok
     return real
 
@@ -213,12 +231,13 @@ def check_fonts(path: Path, pdf=None, reader=None) -> list[CheckResult]:
     preflight parses each page once for all its checks.
     """
     if pdf is None:
-        with pdfplumber.open(str(path)) as opened:
+        with open_pdf(path) as opened:
             return check_fonts(path, opened, reader)
     reader = reader if reader is not None else PdfReader(str(path))
     missing: dict[str, list[int]] = {}
     tables: dict[tuple[int, str], dict[str, bool] | None] = {}
     names = set()
+    read: dict[int, tuple[object, dict[str, bool] | None]] = {}  # a font shared by pages is read once
     for number, page in enumerate(reader.pages, 1):
         for _, font in _page_fonts(page.get("/Resources")):
             name = _base_name(font)
@@ -226,7 +245,9 @@ def check_fonts(path: Path, pdf=None, reader=None) -> list[CheckResult]:
             if not _is_embedded(font):
                 missing.setdefault(name, []).append(number)
             else:
-                tables[(number, name)] = _glyph_table(font)
+                if id(font) not in read:  # the font object itself is kept, so its id stays its own
+                    read[id(font)] = (font, _glyph_table(font))
+                tables[(number, name)] = read[id(font)][1]
     embedded = CheckResult(
         "fonts embedded", not missing,
         "; ".join(f"{name} is not embedded (page {', '.join(map(str, pages[:3]))})" for name, pages in sorted(missing.items()))
@@ -543,7 +564,7 @@ def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader
     try:
         reader = reader if reader is not None else PdfReader(str(path))
         if pdf is None:
-            with pdfplumber.open(str(path)) as opened:
+            with open_pdf(path) as opened:
                 return preflight(path, subject, kind, opened, reader)
         results = check_fonts(path, pdf, reader)
         results.append(_pending(check_text_sizes(pdf, params), kind))
