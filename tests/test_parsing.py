@@ -204,3 +204,38 @@ def test_the_fit_checks_indexes_find_what_looking_at_everything_finds(seed):
         [s.split(" runs out")[0] if "runs out" in s else s for s in slow[:6]]
     if len(slow) > 6:
         assert result.detail.endswith(f"(+{len(slow) - 6} more)")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_patchwork_cut_index_finds_what_looking_at_every_segment_finds(seed):
+    """Random segments (horizontal, vertical, slanted, tiny, not-a-number) and square edges near
+    them: ``_CutIndex.cut_on`` says what ``_cut_on`` says, edge by edge."""
+    import math
+    import random
+
+    from printables.check.patchwork import ON_LINE_MM, _cut_on, _CutIndex
+    from printables.check.pdf import Segment
+
+    rng = random.Random(seed)
+    near = lambda v: v + rng.choice([0.0, 0.5, 0.9, 1.1, 2.0, -0.9]) * ON_LINE_MM  # noqa: E731
+    lines = [round(rng.uniform(0, 50), 1) for _ in range(8)]
+    segments = []
+    for _ in range(rng.randint(0, 60)):
+        a, b, c = rng.choice(lines), rng.choice(lines), rng.choice(lines)
+        lo, hi = sorted((b, c))
+        segments.append(rng.choice([
+            Segment(lo, near(a), hi, near(a), 0.2),  # horizontal
+            Segment(near(a), lo, near(a), hi, 0.2),  # vertical
+            Segment(a, a, near(a), near(a), 0.2),  # a dot: horizontal and vertical at once
+            Segment(lo, lo, hi, hi, 0.2),  # slanted
+        ]))
+    if seed % 5 == 4:
+        segments.append(Segment(math.nan, 1.0, 2.0, math.nan, 0.2))
+    index = _CutIndex(segments)
+    for _ in range(300):
+        x, y, w = rng.choice(lines), rng.choice(lines), rng.choice([0.0, 5.0, 7.5])
+        edge = rng.choice([(near(x), y, near(x), y + w), (x, near(y), x + w, near(y)), (x, y, x, y)])
+        assert index.cut_on(*edge) == _cut_on(segments, *edge), edge
+    if segments:
+        s = segments[0]
+        assert index.cut_on(s.x0, s.top, s.x1, s.bottom) == _cut_on(segments, s.x0, s.top, s.x1, s.bottom)
