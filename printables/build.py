@@ -157,17 +157,23 @@ class StepClock:
             self.times[self.step] = (wall + now[0] - self.since[0], cpu + now[1] - self.since[1])
         self.step, self.since = None, now
 
+    def steps(self) -> tuple[tuple[str, float, float], ...]:
+        """(step, wall s, CPU s) of each step timed so far, in the order first reached."""
+        return tuple((step, wall, cpu) for step, (wall, cpu) in self.times.items())
 
-def build_preset(preset: Preset, output: Path, progress=lambda message: None, *, slicer: bool = True) -> Built:
-    """Build one preset into ``output/<kind>/`` and check what it wrote.
 
-    A sheet is one PDF named from its parameters; a model is a folder named after the preset
-    (``output/giuthi-board/giuthi-default/``), since each holds a whole printable set. Without
-    ``slicer`` the PrusaSlicer steps are skipped: no time and filament on the print card, no
-    slicer checks. ``Built.steps`` holds the wall and CPU time of each step.
-    """
-    from printables.check.dispatch import check_file, expand
-    from printables.gallery import add_to_gallery
+@dataclass(frozen=True)
+class Made:
+    """What making one preset wrote (before any check): its files, those to check, the step times."""
+
+    paths: tuple[Path, ...]
+    checked: tuple[Path, ...]
+    steps: tuple[tuple[str, float, float], ...]
+
+
+def make_preset(preset: Preset, output: Path, progress=lambda message: None, *, slicer: bool = True) -> Made:
+    """Write one preset's files into ``output/<kind>/`` (the first half of ``build_preset``)."""
+    from printables.check.dispatch import expand
     from printables.models import MODEL_KINDS, build_giuthi, model_params, set_options
     from printables.sheets import SHEET_KINDS, sheet_params, write_sheet
 
@@ -189,15 +195,64 @@ def build_preset(preset: Preset, output: Path, progress=lambda message: None, *,
     else:
         known = ", ".join(sorted(SHEET_KINDS) + list(MODEL_KINDS))
         raise ParameterError(f"{preset.path}: unknown kind {preset.kind!r}; known kinds: {known}")
+    clock.stop()
+    return Made(paths, tuple(checked), clock.steps())
+
+
+def check_each(paths: Sequence[Path], progress=lambda message: None, *, slicer: bool = True
+               ) -> tuple[tuple[tuple[CheckResult, ...], ...], tuple[tuple[str, float, float], ...]]:
+    """Each file's check results (named after it), and the time the checks took."""
+    from printables.check.dispatch import check_file
+
+    clock = StepClock(progress)
     results = []
-    for path in checked:
+    for path in paths:
         clock(f"checking {path.name}")
-        results += [CheckResult(f"{path.name}: {r.name}", r.ok, r.detail) for r in check_file(path, slicer=slicer)]
+        results.append(tuple(CheckResult(f"{path.name}: {r.name}", r.ok, r.detail) for r in check_file(path, slicer=slicer)))
+    clock.stop()
+    return tuple(results), clock.steps()
+
+
+def check_paths(paths: Sequence[Path], progress=lambda message: None, *, slicer: bool = True
+                ) -> tuple[tuple[CheckResult, ...], tuple[tuple[str, float, float], ...]]:
+    """Check each file (results named after it) and time the checks (the middle of ``build_preset``)."""
+    per_file, steps = check_each(paths, progress, slicer=slicer)
+    return tuple(r for results in per_file for r in results), steps
+
+
+def _finish(preset: Preset, made: Made, results: Sequence[CheckResult], steps: Sequence[tuple[str, float, float]],
+            output: Path, progress) -> Built:
+    """The Built of a made and checked preset, added to the gallery (the end of ``build_preset``)."""
+    from printables.gallery import add_to_gallery
+
+    clock = StepClock(progress)
     clock("adding it to the gallery")
-    built = Built(preset, paths, tuple(results), tuple(checked))
+    built = Built(preset, made.paths, tuple(results), made.checked)
     add_to_gallery(built, output)  # output/index.html, the static gallery of everything built
     clock.stop()
-    return dataclasses.replace(built, steps=tuple((step, wall, cpu) for step, (wall, cpu) in clock.times.items()))
+    return dataclasses.replace(built, steps=_merged_steps(list(steps) + list(clock.steps())))
+
+
+def _merged_steps(steps: Sequence[tuple[str, float, float]]) -> tuple[tuple[str, float, float], ...]:
+    """Times of the same step added up, in the order the steps were first reached."""
+    merged: dict[str, tuple[float, float]] = {}
+    for step, wall, cpu in steps:
+        total = merged.get(step, (0.0, 0.0))
+        merged[step] = (total[0] + wall, total[1] + cpu)
+    return tuple((step, wall, cpu) for step, (wall, cpu) in merged.items())
+
+
+def build_preset(preset: Preset, output: Path, progress=lambda message: None, *, slicer: bool = True) -> Built:
+    """Build one preset into ``output/<kind>/`` and check what it wrote.
+
+    A sheet is one PDF named from its parameters; a model is a folder named after the preset
+    (``output/giuthi-board/giuthi-default/``), since each holds a whole printable set. Without
+    ``slicer`` the PrusaSlicer steps are skipped: no time and filament on the print card, no
+    slicer checks. ``Built.steps`` holds the wall and CPU time of each step.
+    """
+    made = make_preset(preset, output, progress, slicer=slicer)
+    results, steps = check_paths(made.checked, progress, slicer=slicer)
+    return _finish(preset, made, results, made.steps + steps, output, progress)
 
 
 class PrintProgress:
@@ -214,25 +269,175 @@ def build_presets(presets: Sequence[Preset], output: Path, *, jobs: int = 1, sli
                   progress=PrintProgress) -> Iterator[Built]:
     """Build ``presets`` (``jobs`` at a time, in worker processes) and yield each Built in order.
 
-    Each preset writes only its own files, so the files are the same whatever ``jobs`` is; with
-    more than one job the models start first, since they take longest. ``progress(prefix)``
-    makes the progress callback of each preset.
+    Each preset writes only its own files, and a part two presets share (same parameters) is made
+    once and copied (``models.shared_parts``), so the files are the same whatever ``jobs`` is.
+    ``progress(prefix)`` makes the progress callback of each preset.
     """
-    from printables.models import MODEL_KINDS
+    from printables.models import shared_parts
 
     count = len(presets)
     reporters = [progress(f"[{i}/{count}] {preset.name}") for i, preset in enumerate(presets, 1)]
     if jobs <= 1 or count <= 1:
-        for preset, report in zip(presets, reporters):
-            yield build_preset(preset, output, report, slicer=slicer)
+        with shared_parts():
+            for preset, report in zip(presets, reporters):
+                yield build_preset(preset, output, report, slicer=slicer)
         return
-    from concurrent.futures import ProcessPoolExecutor
+    yield from _Schedule(presets, output, min(jobs, count), slicer, reporters).run()
 
-    start_order = sorted(range(count), key=lambda k: presets[k].kind not in MODEL_KINDS)
-    pool = ProcessPoolExecutor(max_workers=min(jobs, count))
-    try:
-        futures = {k: pool.submit(build_preset, presets[k], output, reporters[k], slicer=slicer) for k in start_order}
-        for k in range(count):
-            yield futures[k].result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+
+# Rough CPU seconds of each task, to start the longest first (the order changes no file).
+CHECK_COST_S = {"mesh": 6.0, "rest": 5.0}
+SHEET_COST_S = {"patchwork": 2.5, "peas": 1.0, "harvest": 0.8, "minefield": 0.6}
+
+
+class _Schedule:
+    """A parallel build on ``jobs`` worker processes, one pool of one process each.
+
+    Worker 0 makes every model (importing CadQuery, ~3.6 s of CPU, in that process only, and
+    sharing the parts of presets that have the same ones); a model's checks are separate tasks
+    that any worker runs once its files exist (the board and sprue meshes in one, the PDFs and
+    3MFs in another); a sheet is one task (made, checked, added to the gallery). An idle worker
+    takes the longest task ready, or when none is, the models of a group of presets worker 0 has
+    not started (presets sharing a part stay in one group, so the part is still made once).
+    """
+
+    def __init__(self, presets, output, jobs, slicer, reporters):
+        from printables.models import MODEL_KINDS
+
+        self.presets, self.output, self.slicer, self.reporters = presets, output, slicer, reporters
+        self.jobs = jobs
+        models = [k for k, p in enumerate(presets) if p.kind in MODEL_KINDS]
+        self.groups = _sharing_groups(presets, models)  # each a list of preset indices, made in order
+        self.owner: list[int | None] = [None] * len(self.groups)  # the worker making each group
+        self.ready: list[tuple[float, int, str, tuple]] = [
+            (SHEET_COST_S.get(presets[k].kind, 1.0), k, "preset", ()) for k in range(len(presets)) if k not in models]
+        self.made: dict[int, Made] = {}
+        self.checks: dict[int, dict[str, tuple]] = {}  # preset -> check part -> (results, steps)
+        self.parts_left: dict[int, int] = {}
+        self.done: dict[int, Built] = {}
+        self.failed: dict[int, BaseException] = {}
+
+    def _next_task(self, worker: int):
+        """The task for an idle worker, or None."""
+        for group, owner in enumerate(self.owner):
+            if owner == worker:
+                if self.groups[group]:
+                    return ("make", self.groups[group].pop(0))
+                self.owner[group] = -1  # all made
+        free = [group for group, owner in enumerate(self.owner) if owner is None]
+        if worker == 0 and free:
+            self.owner[free[0]] = 0
+            return ("make", self.groups[free[0]].pop(0))
+        if self.ready:
+            self.ready.sort(key=lambda task: (-task[0], task[1]))
+            _, k, kind, files = self.ready.pop(0)
+            return (kind, k, files)
+        if free:  # nothing else to do: make the group worker 0 would reach last
+            self.owner[free[-1]] = worker
+            return ("make", self.groups[free[-1]].pop(0))
+        return None
+
+    def _submit(self, pool, task):
+        kind, k = task[0], task[1]
+        preset, report = self.presets[k], self.reporters[k]
+        if kind == "make":
+            return pool.submit(make_preset, preset, self.output, report, slicer=self.slicer)
+        if kind == "check":
+            return pool.submit(check_each, task[2][1], report, slicer=self.slicer)
+        return pool.submit(build_preset, preset, self.output, report, slicer=self.slicer)
+
+    def _made(self, k: int, made: Made) -> None:
+        """A model's files exist: queue its checks, the meshes apart from the rest."""
+        self.made[k] = made
+        mesh = tuple(p for p in made.checked if p.suffix in (".json", ".stl"))
+        rest = tuple(p for p in made.checked if p not in mesh)
+        parts = [(name, files) for name, files in (("mesh", mesh), ("rest", rest)) if files]
+        self.checks[k] = {}
+        self.parts_left[k] = len(parts)
+        for name, files in parts:
+            self.ready.append((CHECK_COST_S[name], k, "check", (name, files)))
+        if not parts:
+            self._checked(k)
+
+    def _checked(self, k: int) -> None:
+        made = self.made[k]
+        by_file: dict[Path, tuple[CheckResult, ...]] = {}
+        steps = list(made.steps)
+        for name in ("mesh", "rest"):
+            if name in self.checks[k]:
+                (files, per_file), check_steps = self.checks[k][name]
+                by_file.update(zip(files, per_file))
+                steps += check_steps
+        # In the order build_preset checks the files.
+        results = [r for path in made.checked for r in by_file[path]]
+        self.done[k] = _finish(self.presets[k], made, results, steps, self.output, self.reporters[k])
+
+    def run(self) -> Iterator[Built]:
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        from printables.models import share_parts
+
+        pools = [ProcessPoolExecutor(max_workers=1, initializer=share_parts) for _ in range(self.jobs)]
+        running: dict = {}
+        busy: set[int] = set()
+        next_out = 0
+        try:
+            while next_out < len(self.presets):
+                for worker in range(self.jobs):
+                    if worker in busy:
+                        continue
+                    task = self._next_task(worker)
+                    if task is not None:
+                        running[self._submit(pools[worker], task)] = (worker, task)
+                        busy.add(worker)
+                while next_out in self.done or next_out in self.failed:
+                    if next_out in self.failed:
+                        raise self.failed[next_out]
+                    yield self.done.pop(next_out)
+                    next_out += 1
+                if next_out >= len(self.presets):
+                    break
+                if not running:
+                    raise RuntimeError("build scheduler: presets left but no task running")
+                finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                for future in finished:
+                    worker, task = running.pop(future)
+                    busy.discard(worker)
+                    kind, k = task[0], task[1]
+                    try:
+                        value = future.result()
+                    except Exception as error:  # raised in order, when this preset's turn comes
+                        self.failed[k] = error
+                        continue
+                    if kind == "preset":
+                        self.done[k] = value
+                    elif kind == "make":
+                        self._made(k, value)
+                    else:
+                        self.checks[k][task[2][0]] = ((task[2][1], value[0]), value[1])
+                        self.parts_left[k] -= 1
+                        if not self.parts_left[k]:
+                            self._checked(k)
+        finally:
+            for pool in pools:
+                pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _sharing_groups(presets: Sequence[Preset], models: Sequence[int]) -> list[list[int]]:
+    """Model presets joined into groups when they share a part (board or sprue), longest first."""
+    from printables.models import model_params, seed_params_for
+
+    groups: list[list[int]] = []
+    keys: list[set] = []
+    for k in models:
+        board = model_params(presets[k].kind, presets[k].params)
+        mine = {("board", board), ("seeds", seed_params_for(board))}
+        joined = [g for g, ks in enumerate(keys) if ks & mine]
+        group, shared = [k], set(mine)
+        for g in reversed(joined):
+            group = groups.pop(g) + group
+            shared |= keys.pop(g)
+        groups.append(sorted(group))
+        keys.append(shared)
+    # Larger groups first (more to make), then in preset order.
+    return sorted(groups, key=lambda g: (-len(g), g[0]))

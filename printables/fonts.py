@@ -168,6 +168,25 @@ def advance_units(text: str, font: str = "Helvetica") -> int:
     return sum(map(advances.get, map(ord, text), repeat(notdef)))
 
 
+_PARAGRAPHS: dict[tuple[str, str], tuple[Metrics, tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]]] = {}
+
+
+def word_units(text: str, font: str = "Helvetica") -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    """The words of ``text`` (split at white space), each one's advance units, and each one's with a
+    space before it: what breaking the text into lines adds up, measured once per text and face."""
+    metrics = _metrics(face_of(font))
+    found = _PARAGRAPHS.get((text, font))
+    if found is not None and found[0] is metrics:  # measured with these very metrics
+        return found[1]
+    words = tuple(text.split())
+    measured = (words, tuple(advance_units(word, font) for word in words),
+                tuple(advance_units(f" {word}", font) for word in words))
+    if len(_PARAGRAPHS) >= 512:
+        _PARAGRAPHS.clear()
+    _PARAGRAPHS[text, font] = (metrics, measured)
+    return measured
+
+
 def units_to_mm(units_sum: int, size_pt: float, font: str = "Helvetica") -> float:
     """A width in font units (see ``advance_units``) set at ``size_pt``, in mm."""
     return units_sum / _metrics(face_of(font))[0] * size_pt * PT_TO_MM

@@ -8,6 +8,7 @@ cadquery is imported only here, inside the build functions.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -226,6 +227,56 @@ def seed_params_for(board: GiuthiBoardParams):
     return SeedParams(seed_diameter_mm=board.seed_diameter_mm, seed_height_mm=board.seed_height_mm)
 
 
+# -- parts shared by the presets of one build ---------------------------------------------------
+# Within one ``printables build`` several presets may ask for the same part (giuthi-ko has
+# giuthi-default's board and sprue; giuthi-compact its sprue). Modelling is deterministic, so a
+# part made once is copied byte for byte into the next set that asks for it. The key is everything
+# that determines the files (the part's frozen parameters, or the digest of the mesh a 3MF or a
+# preview is made from) within one build, whose code does not change; outside a build (tests,
+# ``printables giuthi``) nothing is shared.
+_SHARED: dict | None = None
+
+
+@contextlib.contextmanager
+def shared_parts():
+    """Within the block, a part made before with the same key is copied, not made again."""
+    global _SHARED
+    outer = _SHARED
+    if outer is None:
+        _SHARED = {}
+    try:
+        yield
+    finally:
+        _SHARED = outer
+
+
+def share_parts() -> None:
+    """Share parts for the rest of this process (a build's worker process)."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = {}
+
+
+def _shared(key: tuple, out_dir: Path, make: Callable[[], list[Path]]) -> list[Path]:
+    """``make()``'s files; when sharing and ``key`` was made before, copies of its files in ``out_dir``."""
+    from printables.fileio import write_atomic
+
+    if _SHARED is None:
+        return make()
+    files = _SHARED.get(key)
+    if files is None:
+        paths = make()
+        _SHARED[key] = [(path.name, path.read_bytes()) for path in paths]
+        return paths
+    return [write_atomic(Path(out_dir) / name, data) for name, data in files]
+
+
+def _digest(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 def build_giuthi(
     board: GiuthiBoardParams,
     out_dir: Path,
@@ -276,7 +327,8 @@ def write_3mfs(stls: list[Path], profile: Path) -> list[Path]:
     from printables.cad.threemf import export_3mf
 
     text = profile.read_text(encoding="utf-8")
-    return [export_3mf(stl, stl.with_suffix(".3mf"), text) for stl in stls]
+    return [path for stl in stls for path in _shared(
+        ("3mf", stl.name, _digest(stl), text), stl.parent, lambda: [export_3mf(stl, stl.with_suffix(".3mf"), text)])]
 
 
 def _part_key(stl_name: str) -> str:
@@ -325,11 +377,10 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     from printables.render.giuthi_card import giuthi_print_card, write_print_card
 
     progress("modelling the two board halves")
-    halves = build_halves(board)
-    written = write_board(board, halves, out_dir)
+    written = _shared(("board", board), out_dir, lambda: write_board(board, build_halves(board), out_dir))
     progress("modelling the seed sprue")
     seeds = seed_params_for(board)
-    written += build_seeds(seeds, out_dir)
+    written += _shared(("seeds", seeds), out_dir, lambda: build_seeds(seeds, out_dir))
     written.append(write_profile(out_dir / PROFILE_FILE))
     progress("writing the rules sheet")
     written.append(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, out_dir / RULES_FILE, paper, lang))
@@ -366,14 +417,18 @@ def render_previews(board: GiuthiBoardParams, out_dir: Path, stls: list[Path]) -
     for stl in stls:
         colour = SEED_RGB if stl.name.startswith("giuthi-seeds") else None
         options = {"colour": colour} if colour else {}
-        written.append(render_stl(stl, out_dir / f"{stl.stem}.png", **options))
-    left = trimesh.load_mesh(out_dir / f"{board.part_name('left')}.stl", file_type="stl")
-    right = trimesh.load_mesh(out_dir / f"{board.part_name('right')}.stl", file_type="stl")
-    stem = f"giuthi-board-{board.stem()}"
-    written.append(render_parts([PreviewPart(left), PreviewPart(right)], out_dir / f"{stem}-open.png"))
-    lay = half_layout(board, "right")
-    folded = rotation_about_axis((lay.axis_x, 0.0, lay.axis_z), (0.0, 1.0, 0.0), 180.0)
-    written.append(
-        render_parts([PreviewPart(left), PreviewPart(right, folded)], out_dir / f"{stem}-folded.png")
-    )
-    return written
+        written += _shared(("preview", stl.name, _digest(stl), colour), out_dir,
+                           lambda: [render_stl(stl, out_dir / f"{stl.stem}.png", **options)])
+    left_stl = out_dir / f"{board.part_name('left')}.stl"
+    right_stl = out_dir / f"{board.part_name('right')}.stl"
+
+    def open_and_folded() -> list[Path]:
+        left = trimesh.load_mesh(left_stl, file_type="stl")
+        right = trimesh.load_mesh(right_stl, file_type="stl")
+        stem = f"giuthi-board-{board.stem()}"
+        lay = half_layout(board, "right")
+        folded = rotation_about_axis((lay.axis_x, 0.0, lay.axis_z), (0.0, 1.0, 0.0), 180.0)
+        return [render_parts([PreviewPart(left), PreviewPart(right)], out_dir / f"{stem}-open.png"),
+                render_parts([PreviewPart(left), PreviewPart(right, folded)], out_dir / f"{stem}-folded.png")]
+
+    return written + _shared(("previews", board, _digest(left_stl), _digest(right_stl)), out_dir, open_and_folded)

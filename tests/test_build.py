@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from printables.cli import main
@@ -63,3 +64,101 @@ def test_no_slice_leaves_out_the_slicer_checks(tmp_path):
     assert any("slicer" in name for name in with_slicer)
     assert not any("slicer" in name for name in without)
     assert without == [name for name in with_slicer if "slicer" not in name]
+
+
+def _stub_cad(monkeypatch, log: Path) -> None:
+    """Replace the CadQuery steps of a Giuthi set by files named and filled from the parameters, each
+    made logged to ``log`` (worker processes forked after this see the stubs and append to it)."""
+    import json
+
+    import printables.cad.giuthi_board as cad_board
+    import printables.cad.giuthi_seeds as cad_seeds
+    import printables.models as models
+    from printables.params.giuthi_seeds import stl_name
+
+    def made(what: str) -> None:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(what + "\n")
+
+    def write_board(p, halves, out_dir, step=True):
+        made(f"board {p.thickness_mm}")
+        names = {side: f"{p.part_name(side)}.stl" for side in ("left", "right")}
+        for name in names.values():
+            (out_dir / name).write_bytes(repr(p).encode())
+        path = out_dir / cad_board.manifest_name(p)
+        path.write_text(json.dumps(cad_board.manifest(p, names)))
+        return [out_dir / n for n in names.values()] + [path]
+
+    def build_seeds(params, out_dir):
+        made(f"seeds {stl_name(params)}")
+        (out_dir / stl_name(params)).write_bytes(repr(params).encode())
+        return [out_dir / stl_name(params)]
+
+    monkeypatch.setattr(cad_board, "build_halves", lambda p: {})
+    monkeypatch.setattr(cad_board, "write_board", write_board)
+    monkeypatch.setattr(cad_seeds, "build_seeds", build_seeds)
+    monkeypatch.setattr(models, "write_3mfs", lambda stls, profile: [])
+    # A preview stands in for the real ones, so the gallery shows it rather than the PDFs' pages.
+    monkeypatch.setattr(models, "render_previews", lambda board, out_dir, stls: [
+        write_pdf(out_dir / f"giuthi-board-{board.stem()}-open.png", "preview")])
+    # The printed matter too (its checks would take most of the test's time).
+    import printables.render.giuthi_card as card
+
+    def write_pdf(path: Path, text: str) -> Path:
+        path.write_bytes(text.encode())
+        return path
+
+    monkeypatch.setattr(models, "write_rules_sheet", lambda pits, seeds, path, paper="a4", lang="en":
+                        write_pdf(path, f"rules {pits} {seeds} {paper} {lang}"))
+    monkeypatch.setattr(card, "write_print_card", lambda card, path, lang="en": write_pdf(path, f"card {lang}"))
+
+
+def test_presets_that_share_parts_model_them_once_and_a_parallel_build_matches_a_serial_one(tmp_path, monkeypatch):
+    import multiprocessing
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("the CadQuery stubs reach worker processes only when they are forked")
+    log = tmp_path / "made.log"
+    _stub_cad(monkeypatch, log)
+    # giuthi-ko is giuthi-default in Korean (same board, same sprue); giuthi-compact has the same sprue.
+    names = ["giuthi-ko", "harvest-10x10-a4", "giuthi-default", "giuthi-compact"]
+    outputs = {}
+    for jobs in (1, 2):
+        folder = tmp_path / f"jobs{jobs}"
+        result = CliRunner().invoke(main, ["build", *names, "-o", str(folder), "--no-slice", "--jobs", str(jobs)])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+        made = log.read_text().splitlines()
+        log.unlink()
+        assert sorted(made) == ["board 12.2", "board 9.2", "seeds giuthi-seeds-12-10.5x7.35x4.5mm.stl"], (jobs, made)
+        # Every preset is reported, in the order asked for, with all of its checks run.
+        report = [line.split()[1:] for line in result.output.splitlines() if line.startswith(("ok ", "FAIL "))]
+        assert [words[0] for words in report] == [f"{name}:" for name in names]
+        outputs[jobs] = ([words[-2:] for words in report],
+                         {name: data.replace(str(folder).encode(), b"OUT") for name, data in files_of(folder).items()})
+    assert outputs[1][0] == outputs[2][0]
+    one, two = outputs[1][1], outputs[2][1]
+    assert one.keys() == two.keys()
+    assert any(name.startswith("giuthi-board/giuthi-ko/giuthi-seeds-") for name in one)
+    for name in one:
+        assert one[name] == two[name], name
+    # The shared parts are copies of the same bytes.
+    ko, default = "giuthi-board/giuthi-ko/", "giuthi-board/giuthi-default/"
+    shared = [name[len(ko):] for name in one if name.startswith(ko) and name.endswith(".stl")]
+    assert len(shared) == 3 and all(one[ko + name] == one[default + name] for name in shared)
+
+
+def test_outside_a_build_every_set_models_its_own_parts(tmp_path, monkeypatch):
+    from printables.models import build_giuthi, model_params, shared_parts
+
+    log = tmp_path / "made.log"
+    _stub_cad(monkeypatch, log)
+    board = model_params("giuthi-board", {})
+    for name in ("a", "b"):
+        build_giuthi(board, tmp_path / name, slice_parts=False, previews=False)
+    assert len(log.read_text().splitlines()) == 4  # two boards, two sprues
+    log.unlink()
+    with shared_parts():
+        for name in ("c", "d"):
+            build_giuthi(board, tmp_path / name, slice_parts=False, previews=False)
+    assert len(log.read_text().splitlines()) == 2  # one board, one sprue
+    assert files_of(tmp_path / "c") == files_of(tmp_path / "d")

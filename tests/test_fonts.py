@@ -120,3 +120,21 @@ def test_missing_font_files_are_one_line_naming_the_package(tmp_path, monkeypatc
         fonts.font_file.cache_clear()
     assert_one_line_error(result, "apt-get install fonts-noto-core")
     assert not (tmp_path / "h.pdf").exists()
+
+
+def test_word_units_are_each_words_advances_and_follow_the_font_file(tmp_path, monkeypatch):
+    text = "Harvest the  fields\tfirst"
+    words, plain, spaced = fonts.word_units(text)
+    assert words == ("Harvest", "the", "fields", "first")
+    assert plain == tuple(fonts.advance_units(w) for w in words)
+    assert spaced == tuple(fonts.advance_units(" " + w) for w in words)
+    # another file under the regular face's name: measured again, not taken from the earlier text
+    (tmp_path / "NotoSans-Regular.ttf").write_bytes(fonts.font_file("bold").read_bytes())
+    monkeypatch.setenv(fonts.FONT_DIR_ENV, str(tmp_path))
+    fonts.font_file.cache_clear()
+    fonts._metrics.cache_clear()
+    try:
+        assert fonts.word_units(text)[1] == tuple(fonts.advance_units(w, "Helvetica-Bold") for w in words) != plain
+    finally:
+        fonts.font_file.cache_clear()
+        fonts._metrics.cache_clear()

@@ -119,6 +119,32 @@ def test_packing_places_every_patch_once_without_overlap():
             assert all(0 <= r < rows and 0 <= c < cols for r, c in cells)
 
 
+def test_the_stored_packings_are_what_the_search_finds():
+    stored = lay.stored_packings()
+    assert stored, "printables/layout/patchwork_packings.json is missing: run tools/patchwork_packing.py"
+    for lattice, pages in stored.items():
+        cols, rows = map(int, lattice.split("x"))
+        found = [[[p.patch_id, p.orientation, p.row, p.col] for p in page] for page in lay.pack_patches(cols, rows)]
+        assert pages == found, f"stored packing of {lattice} is stale: run tools/patchwork_packing.py"
+        assert lay.packed_patches(cols, rows) == lay.pack_patches(cols, rows)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "a5"])
+def test_a_default_sheet_reads_its_packing_instead_of_searching(paper, monkeypatch):
+    monkeypatch.setattr(lay, "pack_patches", lambda cols, rows: pytest.fail(f"searched a packing of {cols}x{rows}"))
+    sheet = PatchworkSheet(part="patches", paper=paper)
+    assert len(lay.layout(sheet).pages) == 2
+
+
+def test_a_lattice_not_stored_is_packed_when_asked_for(monkeypatch):
+    monkeypatch.setattr(lay, "stored_packings", lambda: {})
+    sheet = PatchworkSheet(part="patches")
+    searched = []
+    real = lay.pack_patches
+    monkeypatch.setattr(lay, "pack_patches", lambda cols, rows: searched.append((cols, rows)) or real(cols, rows))
+    assert len(lay.layout(sheet).pages) == 2 and len(searched) == 1
+
+
 @settings(max_examples=8, deadline=None)
 @given(st.integers(min_value=100, max_value=204))
 def test_any_cell_size_packs_every_patch_inside_the_page(tenths):

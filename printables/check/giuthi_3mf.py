@@ -61,8 +61,9 @@ def read_3mf(path: Path | str) -> tuple[np.ndarray, np.ndarray, dict[str, str]]:
                    if r.get("Type") == MODEL_REL]
         if len(targets) != 1 or targets[0] not in names:
             raise Unreadable3mf(f"{path.name}: the package names no model part it holds")
-        model = ET.fromstring(archive.read(targets[0]))
+        model_xml = archive.read(targets[0])
         extra = {n: archive.read(n).decode("utf-8", errors="replace") for n in names if n.startswith("Metadata/")}
+    model, blocks = _parse_model(model_xml)
     if model.tag != f"{{{CORE_NS}}}model":
         raise Unreadable3mf(f"{path.name}: the model part is not a 3MF core model")
     unit = model.get("unit", "millimeter")
@@ -71,9 +72,13 @@ def read_3mf(path: Path | str) -> tuple[np.ndarray, np.ndarray, dict[str, str]]:
         mesh = obj.find(f"{{{CORE_NS}}}mesh")
         if mesh is None:
             raise Unreadable3mf(f"{path.name}: object {obj.get('id')} has no mesh (components are not read)")
-        vertices = np.array([[float(v.get(a)) for a in "xyz"] for v in mesh.iter(f"{{{CORE_NS}}}vertex")])
-        faces = np.array([[int(t.get(a)) for a in ("v1", "v2", "v3")] for t in mesh.iter(f"{{{CORE_NS}}}triangle")],
-                         dtype=np.int64)
+        if blocks is None:
+            vertices = np.array([[float(v.get(a)) for a in "xyz"] for v in mesh.iter(f"{{{CORE_NS}}}vertex")])
+            faces = np.array([[int(t.get(a)) for a in ("v1", "v2", "v3")] for t in mesh.iter(f"{{{CORE_NS}}}triangle")],
+                             dtype=np.int64)
+        else:
+            vertices = _gathered(blocks, mesh, "vertices", np.float64, (0,))
+            faces = _gathered(blocks, mesh, "triangles", np.int64, (0,))
         if len(faces) == 0 or faces.min() < 0 or faces.max() >= len(vertices):
             raise Unreadable3mf(f"{path.name}: object {obj.get('id')} has no triangles or bad vertex indices")
         objects[obj.get("id")] = vertices[faces]
@@ -87,6 +92,59 @@ def read_3mf(path: Path | str) -> tuple[np.ndarray, np.ndarray, dict[str, str]]:
     if not triangles:
         raise Unreadable3mf(f"{path.name}: the build places nothing")
     return np.concatenate(triangles), unit, extra
+
+
+# A <vertices> or <triangles> element holding nothing but plain <vertex x y z/> or
+# <triangle v1 v2 v3/> elements (attributes in that order, double quotes, no entities).
+_BLOCK = re.compile(rb"<(vertices|triangles)>(.*?)</\1>", re.S)
+_PLAIN = {
+    b"vertices": re.compile(rb'(?:[ \t\r\n]*<vertex x="[^"&<]*" y="[^"&<]*" z="[^"&<]*"[ \t\r\n]*/>)*[ \t\r\n]*'),
+    b"triangles": re.compile(rb'(?:[ \t\r\n]*<triangle v1="[^"&<]*" v2="[^"&<]*" v3="[^"&<]*"[ \t\r\n]*/>)*[ \t\r\n]*'),
+}
+_VALUE = re.compile(rb'"([^"]*)"')
+
+
+def _parse_model(xml: bytes) -> tuple[ET.Element, list[np.ndarray] | None]:
+    """The model part's tree, and the numbers of its plain vertex and triangle lists.
+
+    The lists (nearly all of a mesh's bytes) are cut out and read with one regular expression
+    each; the tree of the rest is parsed as XML, each list left as a marker ``@k`` in its element's
+    text. The numbers are read with ``float`` and ``int``, as from the elements. Anything else
+    (comments, CDATA, a DOCTYPE, processing instructions, a list element in any other form, a number that does not read)
+    parses the whole part as XML instead, and the blocks come back as None.
+    """
+    if b"<!" in xml or b"<?" in xml[1:]:
+        return ET.fromstring(xml), None
+    blocks: list[np.ndarray] = []
+    pieces, at = [], 0
+    for match in _BLOCK.finditer(xml):
+        kind, body = match.group(1), match.group(2)
+        if not _PLAIN[kind].fullmatch(body):
+            return ET.fromstring(xml), None
+        values = _VALUE.findall(body)
+        try:
+            if kind == b"vertices":
+                numbers = np.fromiter(map(float, values), dtype=np.float64, count=len(values)).reshape(-1, 3)
+            else:
+                numbers = np.fromiter(map(int, values), dtype=np.int64, count=len(values)).reshape(-1, 3)
+        except (ValueError, OverflowError):
+            return ET.fromstring(xml), None
+        pieces += [xml[at:match.start(2)], b"@%d" % len(blocks)]
+        blocks.append(numbers)
+        at = match.end(2)
+    pieces.append(xml[at:])
+    tree = ET.fromstring(b"".join(pieces))
+    if next(tree.iter(f"{{{CORE_NS}}}vertex"), None) is not None or next(tree.iter(f"{{{CORE_NS}}}triangle"), None) is not None:
+        return ET.fromstring(xml), None  # vertices or triangles outside the plain lists
+    return tree, blocks
+
+
+def _gathered(blocks: list[np.ndarray], mesh: ET.Element, kind: str, dtype, empty: tuple) -> np.ndarray:
+    """The rows of a mesh's plain lists of one kind, in document order (an empty array when none)."""
+    found = [blocks[int(e.text[1:])] for e in mesh.iter(f"{{{CORE_NS}}}{kind}") if e.text and e.text.startswith("@")]
+    if not found:
+        return np.array([], dtype=dtype)
+    return np.concatenate(found) if len(found) > 1 else found[0]
 
 
 def signed_volume(triangles: np.ndarray) -> float:
@@ -105,6 +163,30 @@ def _settings(text: str) -> dict[str, str]:
     return out
 
 
+def _open_edges(triangles: np.ndarray) -> int:
+    """Directed edges (corners compared to 1e-6 mm) that are not there exactly once with their
+    reverse there exactly once. A corner with a NaN in it matches no other, as in Python's compare."""
+    corners = np.round(triangles.reshape(-1, 3), 6) + 0.0  # + 0.0: -0.0 and 0.0 are one corner
+    finite = ~np.isnan(corners).any(1)
+    # Rows as 24-byte strings: equal bytes are equal numbers once -0.0 and NaN are out of the way.
+    rows = np.ascontiguousarray(corners[finite]).view(np.dtype((np.void, corners.itemsize * 3))).ravel()
+    _, ids = np.unique(rows, return_inverse=True)
+    point = np.full(len(corners), -1, dtype=np.int64)
+    point[finite] = ids.ravel()
+    tri = point.reshape(-1, 3)
+    start = np.concatenate([tri[:, 0], tri[:, 1], tri[:, 2]])
+    end = np.concatenate([tri[:, 1], tri[:, 2], tri[:, 0]])
+    whole = (start >= 0) & (end >= 0)
+    n = int(point.max()) + 1
+    keys, counts = np.unique(start[whole] * n + end[whole], return_counts=True)
+    src, dst = np.divmod(keys, n)
+    reverse = np.searchsorted(keys, dst * n + src)
+    found = reverse < len(keys)
+    reverse_count = np.zeros(len(keys), dtype=np.int64)
+    reverse_count[found] = np.where(keys[reverse[found]] == (dst * n + src)[found], counts[reverse[found]], 0)
+    return int(((counts != 1) | (reverse_count != 1)).sum()) + int((~whole).sum())
+
+
 def check_3mf(path: Path | str) -> list[CheckResult]:
     """The 3MF opens, is one closed solid in mm, and is the STL beside it (triangles, volume, bounds)."""
     path = Path(path)
@@ -116,11 +198,7 @@ def check_3mf(path: Path | str) -> list[CheckResult]:
     results = [CheckResult(f"{name}: 3MF", True, f"{len(triangles)} triangles in {unit}")]
     results.append(CheckResult(f"{name}: 3MF unit", unit == "millimeter", f"unit {unit!r}" + ("" if unit == "millimeter" else ", expected millimeter")))
     # Closed and consistently oriented: every directed edge once, and its reverse once.
-    edges = np.round(np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]]), 6)
-    keys = {}
-    for (p, q) in map(lambda e: (tuple(e[0]), tuple(e[1])), edges):
-        keys[(p, q)] = keys.get((p, q), 0) + 1
-    open_edges = sum(1 for (p, q), k in keys.items() if k != 1 or keys.get((q, p)) != 1)
+    open_edges = _open_edges(triangles)
     results.append(CheckResult(f"{name}: 3MF closed", open_edges == 0,
                                "every edge joins two triangles, facing one way" if open_edges == 0 else f"{open_edges} edges open or doubled"))
     stl = path.with_suffix(".stl")

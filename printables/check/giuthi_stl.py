@@ -18,10 +18,8 @@ from pathlib import Path
 import numpy as np
 import trimesh
 from scipy import ndimage
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
-from scipy.spatial import cKDTree
 
+from printables.check.mesh_sections import distance_to_sides, inside, section_loops
 from printables.check.results import CheckResult
 from printables.check.stl_file import load_stl
 from printables.params.giuthi_board import (
@@ -125,8 +123,35 @@ def grid_over(lo: np.ndarray, hi: np.ndarray, step: float) -> Grid:
     return Grid(x0, y0, step, nx, ny)
 
 
+def _strip_extent(tri: np.ndarray, y: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x extent of triangles ``tri`` (k, 3, 2) within the strips y - m <= Y <= y + m (each meets its
+    triangle): the hull of the cuts at the strip's edges and of the corners inside it."""
+    ys = tri[:, :, 1]
+    lo_y, hi_y = ys.min(1), ys.max(1)
+    xl = np.full(len(tri), np.inf)
+    xr = np.full(len(tri), -np.inf)
+    for yy in (np.clip(y - m, lo_y, hi_y), np.clip(y + m, lo_y, hi_y)):
+        for p, q in ((0, 1), (1, 2), (2, 0)):
+            px, py, qx, qy = tri[:, p, 0], tri[:, p, 1], tri[:, q, 0], tri[:, q, 1]
+            spans = (np.minimum(py, qy) <= yy) & (yy <= np.maximum(py, qy))
+            flat = py == qy
+            x = np.where(flat, px, px + (yy - py) * (qx - px) / np.where(flat, 1.0, qy - py))
+            xl = np.where(spans, np.minimum(xl, np.minimum(x, np.where(flat, qx, x))), xl)
+            xr = np.where(spans, np.maximum(xr, np.maximum(x, np.where(flat, qx, x))), xr)
+    near = np.abs(ys - y[:, None]) <= m[:, None]
+    xl = np.minimum(xl, np.where(near, tri[:, :, 0], np.inf).min(1))
+    xr = np.maximum(xr, np.where(near, tri[:, :, 0], -np.inf).max(1))
+    return xl, xr
+
+
 def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where upward rays on ``grid`` cross the triangles: (ray index, z, triangle index), by ray then z."""
+    """Where upward rays on ``grid`` cross the triangles: (ray index, z, triangle index), by ray then z.
+
+    Each ray is tested against each triangle it may cross with barycentric coordinates. The rays
+    tried for a triangle are those of each grid row within its x extent along that row, widened by
+    a margin far larger than the rounding of the test (so no ray the test would take is left out),
+    in the order of a scan over its bounding box: the result is that of testing the whole box.
+    """
     tri = triangles
     xmin, xmax = tri[:, :, 0].min(1), tri[:, :, 0].max(1)
     ymin, ymax = tri[:, :, 1].min(1), tri[:, :, 1].max(1)
@@ -134,39 +159,56 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
     i1 = np.clip(np.floor((xmax - grid.x0) / grid.step), -1, grid.nx - 1).astype(np.int64)
     j0 = np.clip(np.ceil((ymin - grid.y0) / grid.step), 0, grid.ny).astype(np.int64)
     j1 = np.clip(np.floor((ymax - grid.y0) / grid.step), -1, grid.ny - 1).astype(np.int64)
-    ni, nj = i1 - i0 + 1, j1 - j0 + 1
-    counts = np.where((ni > 0) & (nj > 0), ni * nj, 0)
-    ids = np.nonzero(counts)[0]
+    a, b, cc = tri[:, 0], tri[:, 1], tri[:, 2]
+    # The barycentric test's terms per triangle, computed as the test has always computed them.
+    e0, e1 = b[:, 1] - cc[:, 1], cc[:, 0] - b[:, 0]
+    e2, e3 = cc[:, 1] - a[:, 1], a[:, 0] - cc[:, 0]
+    d = e0 * (a[:, 0] - cc[:, 0]) + e1 * (a[:, 1] - cc[:, 1])
+    live = np.flatnonzero((i1 >= i0) & (j1 >= j0) & (np.abs(d) > 1e-12))  # a flat-on triangle is hit by no ray
+    empty = np.zeros(0)
+    if len(live) == 0:
+        return empty.astype(np.int64), empty, empty.astype(np.int64)
+    # A ray the test takes lies within 8 eps L^2 / (shortest side) of its triangle (L: the box's size).
+    plan = tri[live][:, :, :2]
+    sides = np.linalg.norm(plan - np.roll(plan, 1, axis=1), axis=2).min(1)
+    size = np.maximum(xmax[live] - xmin[live], ymax[live] - ymin[live])
+    margin = 1e-9 + 1e-13 * size * size / sides
+    rows = j1[live] - j0[live] + 1
+    row_tri = np.repeat(np.arange(len(live)), rows)
+    jj_rows = np.repeat(j0[live], rows) + np.arange(len(row_tri)) - np.repeat(np.cumsum(rows) - rows, rows)
+    y_rows = grid.y0 + jj_rows * grid.step
+    m = margin[row_tri]
+    xl, xr = _strip_extent(plan[row_tri], y_rows, m)
+    t_rows = live[row_tri]
+    ia = np.maximum(i0[t_rows], np.ceil((xl - m - grid.x0) / grid.step).astype(np.int64))
+    ib = np.minimum(i1[t_rows], np.floor((xr + m - grid.x0) / grid.step).astype(np.int64))
+    counts = np.maximum(ib - ia + 1, 0)
+    keep = np.flatnonzero(counts)
+    t_rows, jj_rows, ia, counts = t_rows[keep], jj_rows[keep], ia[keep], counts[keep]
     rays, zs, tris = [], [], []
     start = 0
-    while start < len(ids):
-        # Batches of triangles whose candidate (ray, triangle) pairs fit the memory budget.
-        csum = np.cumsum(counts[ids[start:]])
+    while start < len(t_rows):
+        # Batches of rows whose (ray, triangle) pairs fit the memory budget.
+        csum = np.cumsum(counts[start:])
         stop = start + max(1, int(np.searchsorted(csum, PAIR_BUDGET)))
-        batch = ids[start:stop]
+        c = counts[start:stop]
+        t = np.repeat(t_rows[start:stop], c)
+        jj = np.repeat(jj_rows[start:stop], c)
+        ii = np.repeat(ia[start:stop], c) + np.arange(len(t)) - np.repeat(np.cumsum(c) - c, c)
         start = stop
-        c = counts[batch]
-        t = np.repeat(batch, c)
-        first = np.repeat(np.cumsum(c) - c, c)
-        k = np.arange(len(t)) - first
-        ii = i0[t] + k % ni[t]
-        jj = j0[t] + k // ni[t]
         px = grid.x0 + ii * grid.step
         py = grid.y0 + jj * grid.step
-        a, b, cc = tri[t, 0], tri[t, 1], tri[t, 2]
-        d = (b[:, 1] - cc[:, 1]) * (a[:, 0] - cc[:, 0]) + (cc[:, 0] - b[:, 0]) * (a[:, 1] - cc[:, 1])
-        ok = np.abs(d) > 1e-12
-        d = np.where(ok, d, 1.0)
-        l0 = ((b[:, 1] - cc[:, 1]) * (px - cc[:, 0]) + (cc[:, 0] - b[:, 0]) * (py - cc[:, 1])) / d
-        l1 = ((cc[:, 1] - a[:, 1]) * (px - cc[:, 0]) + (a[:, 0] - cc[:, 0]) * (py - cc[:, 1])) / d
+        dx, dy, dt = px - cc[t, 0], py - cc[t, 1], d[t]
+        l0 = (e0[t] * dx + e1[t] * dy) / dt
+        l1 = (e2[t] * dx + e3[t] * dy) / dt
         l2 = 1.0 - l0 - l1
-        inside = ok & (l0 >= 0) & (l1 >= 0) & (l2 >= 0)
-        z = l0 * a[:, 2] + l1 * b[:, 2] + l2 * cc[:, 2]
+        inside = (l0 >= 0) & (l1 >= 0) & (l2 >= 0)
+        ti = t[inside]
+        z = l0[inside] * a[ti, 2] + l1[inside] * b[ti, 2] + l2[inside] * cc[ti, 2]
         rays.append((jj * grid.nx + ii)[inside])
-        zs.append(z[inside])
-        tris.append(t[inside])
+        zs.append(z)
+        tris.append(ti)
     if not rays:
-        empty = np.zeros(0)
         return empty.astype(np.int64), empty, empty.astype(np.int64)
     ray, z, t = np.concatenate(rays), np.concatenate(zs), np.concatenate(tris)
     order = np.lexsort((z, ray))
@@ -437,56 +479,6 @@ class Bore:
     wall: float  # thinnest solid around it in its sections
 
 
-def _loops(segments: np.ndarray) -> list[np.ndarray]:
-    """Join section segments (k, 2, 2) into closed loops of points."""
-    points = segments.reshape(-1, 2)
-    # Weld endpoints closer than 1e-5 mm: neighbouring triangles' cuts agree to rounding only.
-    pairs = cKDTree(points).query_pairs(1e-5, output_type="ndarray")
-    graph = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(len(points), len(points)))
-    _, ids = connected_components(graph, directed=False)
-    # A welded point stands for the last of the endpoints welded into it.
-    last = np.zeros(int(ids.max()) + 1 if len(ids) else 0, dtype=np.int64)
-    np.maximum.at(last, ids, np.arange(len(ids)))
-    ends_a, ends_b = ids[0::2].tolist(), ids[1::2].tolist()  # plain ints: the walk is a Python loop
-    neighbours: dict[int, list[int]] = {}
-    for s, (a, b) in enumerate(zip(ends_a, ends_b)):
-        if a == b:
-            continue
-        neighbours.setdefault(a, []).append(s)
-        neighbours.setdefault(b, []).append(s)
-    used = bytearray(len(ends_a))
-    loops = []
-    for s0 in range(len(ends_a)):
-        if used[s0] or ends_a[s0] == ends_b[s0]:
-            continue
-        used[s0] = 1
-        start, current = ends_a[s0], ends_b[s0]
-        loop = [start, current]
-        while current != start:
-            for s in neighbours.get(current, ()):
-                if not used[s]:
-                    break
-            else:
-                break
-            used[s] = 1
-            a = ends_a[s]
-            current = ends_b[s] if a == current else a
-            loop.append(current)
-        if current == start and len(loop) > 3:
-            loops.append(points[last[loop[:-1]]])
-    return loops
-
-
-def _inside(point: np.ndarray, loop: np.ndarray) -> bool:
-    """Even-odd test of a 2-D point against a closed polygon."""
-    x, y = point
-    a, b = loop, np.roll(loop, -1, axis=0)
-    crosses = ((a[:, 1] > y) != (b[:, 1] > y)) & (
-        x < a[:, 0] + (y - a[:, 1]) * (b[:, 0] - a[:, 0]) / np.where(b[:, 1] == a[:, 1], 1, b[:, 1] - a[:, 1])
-    )
-    return bool(crosses.sum() % 2)
-
-
 def _circle_fit(pts: np.ndarray) -> tuple[float, float, float]:
     """Least-squares circle (cx, cy, r) through 2-D points."""
     a = np.c_[2 * pts, np.ones(len(pts))]
@@ -495,55 +487,39 @@ def _circle_fit(pts: np.ndarray) -> tuple[float, float, float]:
     return float(cx), float(cy), float(math.sqrt(c + cx * cx + cy * cy))
 
 
-def _segment_distance(points: np.ndarray, loop: np.ndarray) -> float:
-    """Smallest distance from any of ``points`` to the closed polygon ``loop``."""
-    a, b = loop, np.roll(loop, -1, axis=0)
-    ab = b - a
-    denom = np.maximum((ab**2).sum(1), 1e-18)
-    p = points[:, None, :]  # every point against every segment at once
-    t = np.clip(((p - a) * ab).sum(2) / denom, 0, 1)
-    return float(np.sqrt(((a + t[:, :, None] * ab - p) ** 2).sum(2)).min()) if len(points) else math.inf
-
-
 def find_bores(mesh: trimesh.Trimesh, step: float = 0.25, max_radius: float = 4.0) -> list[Bore]:
     """Horizontal bores along y: small holes in sections y = const, fitted with circles.
 
     Only the lower half of each hole is fitted, so a teardrop's pointed roof does not bias it.
+    Every section is cut at once (``mesh_sections``); a loop small enough for a bore is a hole
+    when an odd number of the plane's other loops hold it.
     """
     y_lo, y_hi = mesh.bounds[0, 1], mesh.bounds[1, 1]
-    # Each plane is cut against the faces reaching it only (in mesh order, so the segments and their
-    # order are those of a cut against every face: the others give none); 1e-6 mm of slack is far
-    # wider than trimesh's on-plane tolerance.
-    face_y = mesh.vertices[mesh.faces, 1]
-    face_lo, face_hi = face_y.min(1) - 1e-6, face_y.max(1) + 1e-6
+    ys = np.arange(y_lo + step / 2 + GRID_OFFSET[0], y_hi, step)
+    loops = section_loops(mesh.vertices, mesh.faces, 1, ys)  # points are (x, z)
+    size = (loops.hi - loops.lo).max(1) if len(loops) else np.zeros(0)
+    small = np.flatnonzero(size <= 2.5 * max_radius)
+    by_plane = np.searchsorted(loops.plane, np.arange(len(ys) + 1))
     found = []  # (y, x, z, r, wall)
-    for y in np.arange(y_lo + step / 2 + GRID_OFFSET[0], y_hi, step):
-        reaching = np.flatnonzero((face_lo <= y) & (face_hi >= y))
-        seg = trimesh.intersections.mesh_plane(mesh, [0, 1, 0], [0, y, 0], local_faces=reaching)
-        if len(seg) == 0:
+    for k in small:
+        plane = loops.plane[k]
+        lo, hi = loops.lo[k], loops.hi[k]
+        # Hosts: bigger loops around this one (tested at one of its points, not its centre,
+        # which may fall inside a smaller hole of its own).
+        same = np.arange(by_plane[plane], by_plane[plane + 1])
+        around = same[(same != k) & np.all(loops.lo[same] <= lo, axis=1) & np.all(loops.hi[same] >= hi, axis=1)]
+        hosts = [j for j in around if inside(loops.first[k], *loops.sides(j))]
+        if len(hosts) % 2 == 0:
+            continue  # a small island of solid, not a hole
+        loop = loops.loop_points(k)
+        lower = loop[loop[:, 1] <= np.median(loop[:, 1])]
+        if len(lower) < 4:
             continue
-        loops = _loops(seg[:, :, [0, 2]])
-        for k, loop in enumerate(loops):
-            size = loop.max(0) - loop.min(0)
-            if size.max() > 2.5 * max_radius:
-                continue
-            # Hosts: bigger loops around this one (tested at one of its points, not its centre,
-            # which may fall inside a smaller hole of its own).
-            lo, hi = loop.min(0), loop.max(0)
-            hosts = [
-                other for j, other in enumerate(loops)
-                if j != k and np.all(other.min(0) <= lo) and np.all(other.max(0) >= hi) and _inside(loop[0], other)
-            ]
-            if len(hosts) % 2 == 0:
-                continue  # a small island of solid, not a hole
-            lower = loop[loop[:, 1] <= np.median(loop[:, 1])]
-            if len(lower) < 4:
-                continue
-            cx, cz, r = _circle_fit(lower)
-            if r > max_radius:
-                continue
-            wall = min(_segment_distance(loop, host) for host in hosts)
-            found.append((float(y), cx, cz, r, wall))
+        cx, cz, r = _circle_fit(lower)
+        if r > max_radius:
+            continue
+        wall = min(distance_to_sides(loop, *loops.sides(j)) for j in hosts)
+        found.append((float(ys[plane]), cx, cz, r, wall))
     bores: list[Bore] = []
     found.sort(key=lambda f: (round(f[3], 1), round(f[1], 1), round(f[2], 1), f[0]))
     group: list[tuple] = []

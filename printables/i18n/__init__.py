@@ -274,6 +274,11 @@ def drawing_in(lang: str):
         _ACTIVE.reset(token)
 
 
+def active_lang() -> str:
+    """The language the sheet is being drawn in (``drawing_in``); English outside it."""
+    return _ACTIVE.get()
+
+
 def _in_language(book: Catalogue, text: str, paragraphs=None) -> str:
     """``text`` in the book's language: translated, or already a piece of a paragraph translated
     while the sheet was drawn."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from printables import __version__
-from printables.i18n import in_page_language
+from printables.i18n import active_lang, in_page_language
 from printables.layout.primitives import Item, Line, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.rules.facts import GameFacts
 
@@ -46,15 +48,28 @@ def _box_lines(facts: GameFacts, width: float, size_pt: float, compact: bool,
     # separate words.
     indent = text_width_mm(BOX_HEADING, size_pt, "Helvetica-Bold") + HEADING_GAP_MM
     entries = [f"{label}: {value}" for label, value in facts.entries()] + list(extra)
-    lines: list[str] = []
-    for word in in_page_language(" · ".join(entries)).split():
-        if lines and text_width_mm(f"{lines[-1]} {word}", size_pt) <= (inner - indent if len(lines) == 1 else inner):
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
+    paragraph = in_page_language(" · ".join(entries))
+    lines = _broken(active_lang(), paragraph, inner - indent, inner, size_pt)
     runs = [(0.0, "Helvetica-Bold", BOX_HEADING)]
     runs += [(indent if i == 0 else 0.0, "Helvetica", line) for i, line in enumerate(lines)]
     return runs
+
+
+@lru_cache(maxsize=256)
+def _broken(lang: str, paragraph: str, first_mm: float, width_mm: float, size_pt: float) -> tuple[str, ...]:
+    """The box's paragraph broken into lines, the first ``first_mm`` wide, the others ``width_mm``.
+
+    Layouts ask for the same box again and again while they fit a page (its height, then its
+    lines), so the breaking is kept per language, text and widths: the widths ``text_width_mm``
+    gives depend on nothing else (``lang`` is the language being drawn in).
+    """
+    lines: list[str] = []
+    for word in paragraph.split():
+        if lines and text_width_mm(f"{lines[-1]} {word}", size_pt) <= (first_mm if len(lines) == 1 else width_mm):
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return tuple(lines)
 
 
 def _pad(compact: bool) -> float:

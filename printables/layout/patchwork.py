@@ -19,6 +19,7 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from printables.errors import ParameterError
 from printables.layout.furniture import footer, furniture_height
@@ -475,6 +476,30 @@ def pack_patches(cols: int, rows: int) -> list[list[Placed]]:
     return best[1]
 
 
+# Packings of the lattices the presets and defaults use, as pack_patches finds them (written by
+# tools/patchwork_packing.py; tests/test_patchwork_sheet.py packs every one again and compares). The
+# search tries up to PACKING_TRIES orders, a third of a sheet command's own work; any other lattice
+# is packed when asked for.
+PACKINGS_PATH = Path(__file__).with_name("patchwork_packings.json")
+
+
+@lru_cache(maxsize=1)
+def stored_packings() -> dict[str, list[list[list[int]]]]:
+    """Lattice ("COLSxROWS") -> pages of (patch id, orientation, row, col), as stored."""
+    try:
+        return json.loads(PACKINGS_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def packed_patches(cols: int, rows: int) -> list[list[Placed]]:
+    """``pack_patches(cols, rows)``, from the stored packings when the lattice is one of them."""
+    stored = stored_packings().get(f"{cols}x{rows}")
+    if stored is None:
+        return pack_patches(cols, rows)
+    return [[Placed(*placed) for placed in page] for page in stored]
+
+
 def _colours(placed: list[Placed]) -> list[Colour]:
     """A colour per patch, never the same as a patch it touches."""
     cells = [p.cells() for p in placed]
@@ -530,7 +555,7 @@ def patch_origin(sheet: PatchworkSheet, cell: float) -> tuple[float, float]:
 def _patch_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
     page_w, _, _, _ = _inner(sheet)
     cols, rows = patch_lattice(sheet, cell)
-    packed = pack_patches(cols, rows)
+    packed = packed_patches(cols, rows)
     x0, y0 = patch_origin(sheet, cell)
     pages = []
     for n, placed in enumerate(packed, 1):

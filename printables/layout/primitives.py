@@ -122,18 +122,20 @@ def wrap(text: str, width_mm: float, size_pt: float, font: str = "Helvetica") ->
     from printables import fonts
 
     # English: widths add up in whole font units (advances, no kerning), so a line is measured
-    # once, not again for every word added to it.
+    # once, not again for every word added to it, and each word once per text (layouts try a
+    # paragraph at many widths).
     lines: list[str] = []
     line_units = 0
-    for word in text.split():
+    words, plain, spaced = fonts.word_units(text, font)
+    for i, word in enumerate(words):
         if lines:
-            units = line_units + fonts.advance_units(f" {word}", font)
+            units = line_units + spaced[i]
             if fonts.units_to_mm(units, size_pt, font) <= width_mm:
                 lines[-1] = f"{lines[-1]} {word}"
                 line_units = units
                 continue
         lines.append(word)
-        line_units = fonts.advance_units(word, font)
+        line_units = plain[i]
     return lines
 
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 import io
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
 from printables import __version__, fonts
 from printables.layout.primitives import BLACK, Circle, Colour, Document, Line, Page, Polygon, Rect, Text, translate
+from printables.paper import POINTS_PER_MM as PT
 from printables.paper import mm_to_pt
+from printables.render.ttf import FastTTFont
 
 
 def _set_stroke(c, colour: Colour) -> None:
@@ -54,7 +55,7 @@ def _font(font: str) -> str:
     """The registered (embedded) face for a layout's font name, registered with reportlab on first use."""
     name = fonts.registered_name(font)
     if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(name, str(fonts.font_file(fonts.face_of(font)))))
+        pdfmetrics.registerFont(FastTTFont(name, str(fonts.font_file(fonts.face_of(font)))))
     return name
 
 
@@ -99,6 +100,9 @@ def render_pdf(document: Document) -> bytes:
     c.setViewerPreference("PrintScaling", "None")
     c.setLineCap(0)
     print_shop = document.metadata.get("print_shop")
+    faces: dict[str, str] = {}  # layout font -> registered face, registered on first use
+    drawers = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}
+    line, rect, circle = c.line, c.rect, c.circle
     for page in document.pages:
         if print_shop:
             page, margin, bleed = print_shop_page(page, print_shop)
@@ -116,15 +120,17 @@ def render_pdf(document: Document) -> bytes:
             return height_pt - mm_to_pt(v)
 
         for item in page.items:
-            if isinstance(item, Rect):
-                stroke, fill = _style(c, item)
-                c.rect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h), stroke=stroke, fill=fill)
-            elif isinstance(item, Line):
+            # Lines, rectangles and circles are most of a sheet: mm_to_pt written out (v * PT), the
+            # same arithmetic, so the same numbers.
+            if isinstance(item, Line):
                 _style(c, item)
-                c.line(X(item.x1), Y(item.y1), X(item.x2), Y(item.y2))
+                line(item.x1 * PT, height_pt - item.y1 * PT, item.x2 * PT, height_pt - item.y2 * PT)
+            elif isinstance(item, Rect):
+                stroke, fill = _style(c, item)
+                rect(item.x * PT, height_pt - (item.y + item.h) * PT, item.w * PT, item.h * PT, stroke=stroke, fill=fill)
             elif isinstance(item, Circle):
                 stroke, fill = _style(c, item)
-                c.circle(X(item.cx), Y(item.cy), mm_to_pt(item.r), stroke=stroke, fill=fill)
+                circle(item.cx * PT, height_pt - item.cy * PT, item.r * PT, stroke=stroke, fill=fill)
             elif isinstance(item, Polygon):
                 stroke, fill = _style(c, item)
                 path = c.beginPath()
@@ -137,8 +143,11 @@ def render_pdf(document: Document) -> bytes:
                 c.drawPath(path, stroke=stroke, fill=fill if item.closed else 0)
             elif isinstance(item, Text):
                 _set_fill(c, item.colour)
-                c.setFont(_font(item.font), item.size_pt)
-                draw = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}[item.anchor]
+                face = faces.get(item.font)
+                if face is None:
+                    face = faces[item.font] = _font(item.font)
+                c.setFont(face, item.size_pt)
+                draw = drawers[item.anchor]
                 if item.angle:
                     c.saveState()
                     c.translate(X(item.x), Y(item.y))

@@ -176,12 +176,12 @@ def render_parts(
     light /= np.linalg.norm(light)
     shade = AMBIENT + (1 - AMBIENT) * np.clip(normals @ light, 0, 1)
     face_rgb = np.clip(colours * shade[:, None], 0, 255)
-    image = np.empty((height, width, 3), dtype=np.float64)
-    image[:] = BACKGROUND_RGB
-    hit = fbuf >= 0
-    image[hit] = face_rgb[fbuf[hit]]
-    image[_outline(fbuf, normals)] = EDGE_RGB
-    picture = Image.fromarray(np.round(image).astype(np.uint8), "RGB")
+    # Every pixel is a face's colour, the background or an edge: look each one up in a palette of
+    # those, rounded once per face rather than once per pixel (the same bytes, far less work).
+    palette = np.round(np.concatenate([face_rgb, [BACKGROUND_RGB, EDGE_RGB]])).astype(np.uint8)
+    index = np.where(fbuf >= 0, fbuf, len(face_rgb))
+    index[_outline(fbuf, normals)] = len(face_rgb) + 1
+    picture = Image.fromarray(palette[index], "RGB")
     picture = picture.resize(size_px, Image.Resampling.LANCZOS)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = out_path.with_name(out_path.name + ".tmp")

@@ -29,7 +29,7 @@ import enum
 import random
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence, Set
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import itemgetter
 from types import MappingProxyType
@@ -224,13 +224,17 @@ class State:
     ``history`` holds positions at earlier turn starts (for the repetition rule) since the last
     capture: stores only grow, so an older position can never recur. ``turn_boards`` is empty at
     a turn start; mid-turn (a sow-again pending) it holds the boards of this turn's choice points.
+
+    A state made by apply keeps those two packed (see "The engine's private fields") and builds
+    them on first read, in ``__getattr__``: their defaults are factories so that the class has no
+    attribute of their names to shadow that.
     """
 
     pits: tuple[int, ...]
     stores: tuple[int, int] = (0, 0)
     player: int = SOUTH
-    history: frozenset[Position] = frozenset()
-    turn_boards: frozenset[tuple[int, ...]] = frozenset()
+    history: frozenset[Position] = field(default_factory=frozenset)
+    turn_boards: frozenset[tuple[int, ...]] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
         pits = tuple(self.pits)
@@ -254,6 +258,15 @@ class State:
         object.__setattr__(self, "player", int(self.player))
         object.__setattr__(self, "history", frozenset(self.history))
         object.__setattr__(self, "turn_boards", turn_boards)
+
+    def __getattr__(self, name: str) -> frozenset:
+        # Only called when ``name`` is not in the instance's __dict__: for a state apply made,
+        # history and turn_boards are built from the packed values the first time they are read.
+        fields = self.__dict__
+        if name in _LAZY_FIELDS and "_hist" in fields:
+            value = fields[name] = _unpack_field(fields, name)
+            return value
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def is_mid_turn(self) -> bool:
@@ -288,27 +301,7 @@ def initial_state(
     return State((seeds_per_pit,) * (2 * pits_per_row), (0, 0), first)
 
 
-_NO_BOARDS: frozenset[tuple[int, ...]] = frozenset()
 _object_new = object.__new__
-_NO_POSITIONS: frozenset[Position] = frozenset()
-
-
-def _new_state(
-    pits: tuple[int, ...],
-    stores: tuple[int, int],
-    player: int,
-    history: frozenset[Position],
-    turn_boards: frozenset[tuple[int, ...]],
-) -> State:
-    """A State built by the engine from values it already knows valid: no re-validation."""
-    state = _object_new(State)
-    fields = state.__dict__
-    fields["pits"] = pits
-    fields["stores"] = stores
-    fields["player"] = player
-    fields["history"] = history
-    fields["turn_boards"] = turn_boards
-    return state
 
 
 # ---------------------------------------------------------------------------------------------
@@ -485,7 +478,7 @@ def _sow(
         return outcome, captured, peak
 
 
-_SOW = _sow  # the real kernel (see _sown)
+_SOW = _sow  # the real reference kernel (see _packable)
 
 
 class _Choice(NamedTuple):
@@ -507,53 +500,193 @@ def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
     return _new(_Choice, fields)
 
 
-# Sowing paths split by direction: _PATHS[n][0][start][k] is the k pits a CCW lap from ``start``
-# sows (_STEPS[n][start][1][k]), _PATHS[n][1] the same CW, so that a relay swaps two tables.
-_PATHS = {
-    n: (tuple(s[1] for s in steps), tuple(s[-1] for s in steps)) for n, steps in _STEPS.items()
-}
+# ---------------------------------------------------------------------------------------------
+# The move-generation kernel: packed boards and precomputed laps
+#
+# legal_moves sows every candidate of every choice point, so this is where the engine spends its
+# time. A board is packed into one int, a byte per pit (pit i is byte i, little-endian:
+# ``int.from_bytes(bytes(pits), "little")`` and back ``tuple(b.to_bytes(2n, "little"))``), and a
+# whole lap is one addition: the lap's delta adds a seed to every pit it passes (whole laps round
+# the board add to every pit at once) and takes the lifted seeds out of the start pit. So a lap
+# costs the same for 3 seeds or 30, and a candidate needs no copy of the board.
+#
+# A byte holds up to 255 seeds, and no pit can hold more than all seeds on the board, so a board is
+# packed only while its total is at most 2n x MAX_SEEDS_PER_PIT (every game begun by
+# initial_state; 180 at most). Other boards, and every sowing if _sow has been replaced, go through
+# _sow, the reference kernel (apply_traced, play_game and the tests use it too).
+#
+# The lap tables hold everything a lap's outcome depends on besides the board: for each player,
+# whether the turn has crossed yet, direction, start pit and seeds lifted, an entry
+# (delta, shift of the end pit, table row of the relay from the end pit, what an empty end pit
+# means). The relay row already has the flipped direction and the crossed flag after the lap, so
+# the inner loop is an index, an addition and a byte read per lap.
+
+_PIT_BITS = 8
 
 
-def _build_laps(n: int, player: int, d: int) -> tuple[tuple[tuple[tuple[int, ...], int, bool] | None, ...], ...]:
-    """laps[pit][seeds] = (pits sown, end pit, whether the lap leaves ``player``'s row) for a lap of
-    fewer than 2n seeds in direction d. The last is only read while every seed so far fell on the
-    own row, so only from the player's own pits (as _sow's test ``pit + seeds >= hi``)."""
-    lo, hi = player * n, player * n + n
-    paths = _PATHS[n][0 if d == 1 else 1]
-    return tuple(
-        (None,) + tuple(
-            (path, path[-1], pit + seeds >= hi if d == 1 else pit - seeds < lo)
-            for seeds, path in enumerate(paths[pit]) if seeds
-        )
-        for pit in range(2 * n)
-    )
+class _Kernel:
+    """The lap tables of one board size (see above), built on first use by _kernel."""
+
+    __slots__ = ("cap", "south", "north", "starts")
+
+    def __init__(self, cap: int, south: int, north: int, starts: tuple) -> None:
+        self.cap = cap  # most seeds on a board the tables serve: 2n x MAX_SEEDS_PER_PIT
+        self.south = south  # the bits of South's pits in a packed board
+        self.north = north  # the shift of North's first pit (the bits above it are North's)
+        # starts[player]: (start pit, ((uncrossed row, one-sowing Move, d) for d in CCW, CW))
+        # per own pit, ascending: the order of legal_moves.
+        self.starts = starts
 
 
-def _build_candidates(n: int, player: int) -> tuple[tuple, ...]:
-    """Every (start pit, direction, laps forward, laps back, Move) of a player's row.
+# What an entry says of an empty end pit (the lap's last seed is then its only seed): the turn
+# ends there (_END_STOP), the player sows again (_END_AGAIN), or a capture is tried, written as
+# (shift of the facing pit, ((shift of the next own pit, shift of the pit facing it), ...)), the
+# chain's next own pits in the lap's direction up to the end of the row.
+_END_STOP = None
+_END_AGAIN = True
 
-    Pits ascending, CCW before CW; the lap tables are _build_laps' in the sowing's direction first.
-    """
-    ccw, cw = _build_laps(n, player, 1), _build_laps(n, player, -1)
-    return tuple(
-        (pit, d, *((ccw, cw) if d == 1 else (cw, ccw)), _MOVES[pit][d])
-        for pit in own_pits(player, n)
-        for d in (1, -1)
-    )
+_KERNELS: dict[int, _Kernel] = {}  # by the number of pits (2n)
 
 
-# Laps _sown runs inline per sowing; a longer chain (rare: random 2x6 games stay under 30 laps)
-# is sown again by _sow, which also watches for a loop.
+def _kernel(size: int) -> _Kernel:
+    """The lap tables of boards of ``size`` pits, built once (8 ms for 2x6, 60 ms for 2x10)."""
+    kernel = _KERNELS.get(size)
+    if kernel is None:
+        kernel = _KERNELS[size] = _build_kernel(size // 2)
+    return kernel
+
+
+def _build_kernel(n: int) -> _Kernel:
+    """Lap tables for both players: row[seeds] = (delta, end shift, relay row, empty end)."""
+    size = 2 * n
+    cap = size * MAX_SEEDS_PER_PIT
+    assert cap < 1 << _PIT_BITS
+    seed = [1 << (_PIT_BITS * pit) for pit in range(size)]  # one seed in pit i, packed
+    starts = []
+    for player in (SOUTH, NORTH):
+        lo, hi = player * n, player * n + n
+        # rows[crossed, d, pit]: a lap from ``pit`` in direction d. Uncrossed laps start on the
+        # own row (every seed so far fell there), so only those rows exist.
+        rows = {
+            (crossed, d, pit): []
+            for crossed in (False, True)
+            for d in (1, -1)
+            for pit in range(size)
+            if crossed or lo <= pit < hi
+        }
+        for (crossed, d, pit), row in rows.items():
+            row.append(None)  # no lap lifts 0 seeds
+            delta = 0
+            end = pit
+            for _ in range(cap):
+                end = (end + d) % size
+                delta += seed[end] - seed[pit]  # one more seed lifted from pit, sown into end
+                crossed = crossed or not lo <= end < hi
+                if not lo <= end < hi:
+                    empty = _END_STOP
+                elif not crossed:
+                    empty = _END_AGAIN
+                else:
+                    chain = []
+                    j = end + d
+                    while lo <= j < hi:  # leaving the row (the wrap included) ends a chain
+                        chain.append((_PIT_BITS * j, _PIT_BITS * (size - 1 - j)))
+                        j += d
+                    empty = (_PIT_BITS * (size - 1 - end), tuple(chain))
+                row.append((delta, _PIT_BITS * end, rows[crossed, -d, end], empty))
+        starts.append(tuple(
+            (pit, tuple((rows[False, d, pit], _MOVES[pit][d], d) for d in (1, -1)))
+            for pit in range(lo, hi)
+        ))
+    return _Kernel(cap, seed[n] - 1, _PIT_BITS * n, tuple(starts))
+
+
+def _pack(pits: Sequence[int]) -> int:
+    """A board as one int, a byte per pit (the caller has checked every pit is below 256)."""
+    return int.from_bytes(bytes(pits), "little")
+
+
+def _unpack(board: int, size: int) -> tuple[int, ...]:
+    """The pits of a packed board of ``size`` pits."""
+    return tuple(board.to_bytes(size, "little"))
+
+
+# Laps the kernel runs inline per sowing; a longer chain (rare: random 2x6 games stay under 30
+# laps) is sown again by _sow, which also watches for a loop.
 _INLINE_LAPS = range(LOOP_CHECK_AFTER_LAPS)
 
 # The one-sowing moves of _SOWINGS, same indexing: _MOVES[pit][d].
 _MOVES: tuple[dict[int, Move], ...] = tuple(
     {d: _ONE_SOWING_MOVES[s] for d, s in by_direction.items()} for by_direction in _SOWINGS
 )
-_CANDIDATES = {
-    n: (_build_candidates(n, SOUTH), _build_candidates(n, NORTH))
-    for n in range(MIN_PITS_PER_ROW, MAX_PITS_PER_ROW + 1)
-}
+
+# What the kernel returns per legal sowing: (one-sowing Move, ends in a sow-again, packed board
+# after, seeds captured). Plain tuples: most are never chosen, so nothing more is built.
+_Sown = tuple
+
+
+def _packed_sowings(
+    pits: tuple[int, ...], board: int, player: int, seen: Collection[int]
+) -> list[_Sown]:
+    """The legal sowings of ``player`` from ``pits`` (packed: ``board``), each sown once.
+
+    ``seen`` holds the packed boards of this turn's choice points: a sow-again that brings one
+    back repeats the within-turn state and is not legal (rule 5b), nor is a relay chain that
+    loops. Pits ascending, CCW before CW. The caller has checked the board with _packable.
+    tests/test_giuthi_playouts.py (whole games) and tests/test_giuthi_kernel.py (random boards)
+    check it against a naive seed-by-seed sowing.
+    """
+    out: list[_Sown] = []
+    keep = out.append
+    inline_laps = _INLINE_LAPS
+    for start, directions in _KERNELS[len(pits)].starts[player]:
+        lifted = pits[start]
+        if lifted < 2:  # MIN_SEEDS_TO_SOW (a constant here: a global lookup per pit)
+            continue
+        for row, move, d in directions:
+            seeds = lifted
+            b = board
+            for _ in inline_laps:
+                delta, shift, row, empty = row[seeds]  # row: now the relay's, from the end pit
+                b += delta
+                seeds = b >> shift & 255  # the end pit, its last seed included
+                if seeds < 2:  # it was empty: the sowing ends there
+                    break
+            else:  # a long relay chain: _sow sows it again from the start, watching for a loop
+                work = list(pits)
+                code, captured, _ = _sow(work, start, d, player, len(pits) >> 1)
+                if code == _LOOP:
+                    continue  # never ends: not a legal sowing
+                b = _pack(work)
+                if code == _AGAIN and b in seen:
+                    continue
+                keep((move, code == _AGAIN, b, captured))
+                continue
+            if empty is _END_STOP:
+                keep((move, False, b, 0))
+            elif empty is _END_AGAIN:
+                if b not in seen:  # rule 5b
+                    keep((move, True, b, 0))
+            else:  # crossed, on the own row: capture the facing pit, then the chain
+                facing, chain = empty
+                taken = b >> facing & 255
+                if taken:
+                    b -= taken << facing
+                    for own, facing in chain:
+                        if b >> own & 255:
+                            break
+                        more = b >> facing & 255
+                        if not more:
+                            break
+                        taken += more
+                        b -= more << facing
+                keep((move, False, b, taken))
+    return out
+
+
+def _packable(pits: tuple[int, ...]) -> bool:
+    """True if the kernel serves this board (see above) and _sow is the real one."""
+    return sum(pits) <= _kernel(len(pits)).cap and _sow is _SOW
 
 
 def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> list[_Choice]:
@@ -563,98 +696,17 @@ def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> 
     back repeats the within-turn state and is excluded like a relay loop. Peaks are not measured
     (see _measured_choices).
     """
+    size = len(pits)
+    try:
+        packed_seen = {_pack(b) for b in seen if len(b) == size}
+    except (TypeError, ValueError):  # a board no game reaches (see _prepare)
+        packed_seen = None
+    if packed_seen is None or not _packable(pits):
+        return _measured_choices(pits, player, seen)
     return [
-        _new_choice((move.sowings[0], again, tuple(board), captured, NO_PEAK, move))
-        for move, again, board, captured in _sown(pits, player, seen)
+        _new_choice((move.sowings[0], again, _unpack(board, size), captured, NO_PEAK, move))
+        for move, again, board, captured in _packed_sowings(pits, _pack(pits), player, packed_seen)
     ]
-
-
-# What _sown returns per legal sowing: (one-sowing Move, ends in a sow-again, board after as a
-# list or tuple, seeds captured). Plain tuples: most are never chosen, so nothing more is built.
-_Sown = tuple
-
-
-def _sown(pits: tuple[int, ...], player: int, seen: Collection[tuple[int, ...]]) -> list[_Sown]:
-    """The legal sowings of ``player`` from ``pits`` (as _choices), each sown once: see _Sown.
-
-    This is the engine's hot loop (every candidate of every choice point), so it runs its own copy
-    of _sow's sowing inline: the same laps, relays, loop test and captures, without a call, its
-    set-up, a traced-lap branch or peak bookkeeping per candidate. tests/test_giuthi_rules.py
-    checks _sow and tests/test_giuthi_playouts.py whole games against naive sowings. If _sow has
-    been replaced (a test does that to simulate a relay loop), the candidates go through it.
-    """
-    if _sow is not _SOW:
-        return [(c.move, c.again, c.pits, c.captured) for c in _measured_choices(pits, player, seen)]
-    n = len(pits) // 2
-    size = 2 * n
-    lo = player * n
-    hi = lo + n
-    candidates = _CANDIDATES[n][player]
-    ccw = candidates[0][2]  # the player's CCW lap table (the first candidate sows CCW)
-    out: list[_Sown] = []
-    keep = out.append
-    inline_laps = _INLINE_LAPS
-    for start, first, fwd, back, move in candidates:
-        if pits[start] < 2:  # MIN_SEEDS_TO_SOW (a constant here: a global lookup per candidate)
-            continue
-        work = list(pits)
-        pit = start
-        crossed = False
-        for _ in inline_laps:
-            seeds = work[pit]
-            work[pit] = 0
-            if seeds < size:
-                path, i, leaves = fwd[pit][seeds]
-                for j in path:
-                    work[j] += 1
-                if leaves:
-                    crossed = True
-            else:
-                rounds, rest = divmod(seeds, size)
-                for j in range(size):
-                    work[j] += rounds
-                crossed = True
-                if rest:
-                    path, i, _ = fwd[pit][rest]
-                    for j in path:
-                        work[j] += 1
-                else:
-                    i = pit
-            if work[i] > 1:  # relay: lift the end pit and sow the other way
-                pit = i
-                fwd, back = back, fwd  # the direction flips
-                continue
-            captured = 0
-            if not lo <= i < hi:
-                again = False
-            elif not crossed:
-                again = True
-            else:
-                again = False
-                facing = size - 1 - i
-                if work[facing]:
-                    captured = work[facing]
-                    work[facing] = 0
-                    d = 1 if fwd is ccw else -1  # the direction of the last lap
-                    j = i + d
-                    while lo <= j < hi and not work[j] and work[size - 1 - j]:
-                        facing = size - 1 - j
-                        captured += work[facing]
-                        work[facing] = 0
-                        j += d
-            break
-        else:  # a long relay chain: _sow sows it again from the start, watching for a loop
-            work = list(pits)
-            code, captured, _ = _sow(work, start, first, player, n)
-            if code == _LOOP:
-                continue  # never ends: not a legal sowing
-            again = code == _AGAIN
-        if again:
-            work = tuple(work)
-            if work in seen:
-                continue  # brings back a board of this turn: not a legal sowing
-        keep((move, again, work, captured))
-    return out
 
 
 def _measured_choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> list[_Choice]:
@@ -738,43 +790,127 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
     return state.turn_boards or frozenset((state.pits,))
 
 
-def _state_choices(state: State) -> list[_Sown]:
-    """The legal sowings of the player to move (see _sown), computed once per state.
+# The engine's private fields. What the engine keeps in a State's ``__dict__`` besides the
+# dataclass fields (no effect on equality, hashing, repr or ``replace``), so that every candidate
+# is sown once per choice point and a turn costs no Position or frozenset:
+#   _board  the packed pits; present only if the kernel serves the board (see _kernel above).
+#   _hist   packed history: ``board << 1 | player`` of each turn start since the last capture.
+#           Stores only change at a capture, which clears the history, so every such position
+#           has the state's stores.
+#   _hist_base  a history given by the caller (State(..., history=...)) that a state made from
+#           it still includes, as is, until a capture.
+#   _seen   mid-turn: the packed boards of this turn's choice points (turn_boards, packed).
+#   _moves  what legal_moves returns (apply sets it for the mid-turn states it makes).
+#   _sown   the kernel's legal sowings behind _moves (set only where the game is known not
+#           over), which apply matches the Move objects against and reuses.
+#   _pass   at a turn start offering only PASS: the opponent's sowings, for the state after it;
+#   _next   after that PASS: those sowings, used once the end checks have passed.
+# A state made by apply has no history and turn_boards in its __dict__ until they are read:
+# State.__getattr__ builds them with _unpack_field.
 
-    Only for a state whose game is not over. Kept privately in the state's ``__dict__`` (not a
-    dataclass field: no effect on equality, hashing, repr or ``replace``), so legal_moves and
-    apply sow each candidate once.
+_LAZY_FIELDS = ("history", "turn_boards")
+_NO_KEYS: frozenset[int] = frozenset()
+
+
+def _unpack_field(fields: dict, name: str) -> frozenset:
+    """history or turn_boards of a state apply made, from its packed fields."""
+    size = len(fields["pits"])
+    if name == "turn_boards":
+        return frozenset(_unpack(b, size) for b in fields.get("_seen") or ())
+    stores = fields["stores"]
+    history = frozenset(
+        _tuple_new(Position, (_unpack(key >> 1, size), stores, key & 1)) for key in fields["_hist"]
+    )
+    base = fields.get("_hist_base")
+    return base | history if base else history
+
+
+def _prepare(fields: dict) -> int | None:
+    """Pack a state the engine did not make (store _board, _hist, _hist_base, _seen).
+
+    None if the kernel does not serve it: its total is too large, or a board of its turn or
+    history could equal one of the game's yet cannot be packed (the reference path decides then).
     """
-    cached = state.__dict__.get("_choices")
-    if cached is None:
-        cached = _sown(state.pits, state.player, state.turn_boards or (state.pits,))
-        state.__dict__["_choices"] = cached
-    return cached
+    pits = fields["pits"]
+    if not _packable(pits):
+        return None
+    size = len(pits)
+    try:
+        seen = {_pack(b) for b in fields["turn_boards"]}
+        if any(len(b) != size for b in fields["turn_boards"]):
+            return None
+        keys = set()
+        history = fields["history"]
+        for position in history:
+            if isinstance(position, tuple) and len(position) == 3:
+                old, stores, player = position
+                # Only a position with these stores can come back (see _hist).
+                if (stores == fields["stores"] and player in (SOUTH, NORTH)
+                        and isinstance(old, tuple) and len(old) == size):
+                    keys.add(_pack(old) << 1 | player)
+    except (TypeError, ValueError):
+        return None
+    if seen:
+        fields["_seen"] = seen
+    if history:
+        fields["_hist_base"] = history
+    fields["_hist"] = frozenset(keys)
+    board = fields["_board"] = _pack(pits)
+    return board
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """The legal next sowings as one-sowing moves, or (PASS,) if there is none; () at the end."""
     fields = state.__dict__
-    turn_boards = fields["turn_boards"]
+    moves = fields.get("_moves")
+    if moves is not None:
+        return moves
+    board = fields.get("_board")
+    if board is None:
+        board = _prepare(fields)
+        if board is None or _sow is not _SOW:
+            moves = fields["_moves"] = _reference_moves(state)
+            return moves
     pits = fields["pits"]
-    if not turn_boards:  # a turn start: the end checks of the rules (inlined: hot)
-        n = len(pits) // 2
-        if not any(pits[:n]) or not any(pits[n:]):
+    player = fields["player"]
+    seen = fields.get("_seen")
+    if seen:  # mid-turn
+        sown = _packed_sowings(pits, board, player, seen)
+    else:  # a turn start: the end checks of the rules
+        kernel = _KERNELS[len(pits)]
+        if (
+            not board & kernel.south
+            or not board >> kernel.north
+            or board << 1 | player in fields["_hist"]
+        ):
+            fields["_moves"] = ()
             return ()
-        history = fields["history"]
-        if history and _tuple_new(Position, (pits, fields["stores"], fields["player"])) in history:
-            return ()
-    choices = fields.get("_choices")  # as _state_choices, inlined
-    if choices is None:
-        choices = fields["_choices"] = _sown(pits, fields["player"], turn_boards or (pits,))
+        sown = fields.get("_next")  # sown already when the opponent passed
+        if sown is None:
+            sown = _packed_sowings(pits, board, player, (board,))
+    fields["_sown"] = sown
+    if sown:
+        moves = fields["_moves"] = tuple(map(_first, sown))
+        return moves
+    moves = _PASS_ONLY
+    if not seen:
+        other = _packed_sowings(pits, board, 1 - player, (board,))
+        if other:
+            fields["_pass"] = other  # the sowings after the PASS, for apply
+        else:
+            moves = ()  # neither player can move
+    fields["_moves"] = moves
+    return moves
+
+
+def _reference_moves(state: State) -> tuple[Move, ...]:
+    """legal_moves through _sow, one call per candidate: for boards the kernel does not serve."""
+    if end_reason(state) is not None:
+        return ()
+    choices = _measured_choices(state.pits, state.player, _seen(state))
     if choices:
-        return tuple(map(_first, choices))
-    if turn_boards:
-        return _PASS_ONLY
-    if _has_sowing(pits, 1 - fields["player"], {pits}):
-        fields["_passes"] = True  # apply may pass without asking again
-        return _PASS_ONLY
-    return ()
+        return tuple(c.move for c in choices)
+    return _PASS_ONLY
 
 
 def iter_turns(state: State) -> Iterator[Move]:
@@ -876,58 +1012,68 @@ def _play(state: State, move: Move, laps: list[Lap] | None) -> TurnTrace:
     return TurnTrace(mid_turn, tuple(laps or ()))
 
 
-def _apply_choice(state: State, choice: _Sown) -> State:
-    """The state after ``choice``, a legal sowing of ``state`` already sown (see _sown)."""
-    player = state.player
-    _, again, board, captured = choice
-    if captured:  # the turn ends with a capture
-        stores = state.stores
-        stores = (stores[0] + captured, stores[1]) if player == SOUTH else (stores[0], stores[1] + captured)
-        # Stores only grow, so no earlier position can recur: the history starts afresh.
-        return _new_state(tuple(board), stores, 1 - player, _NO_POSITIONS, _NO_BOARDS)
-    # The repetition rule compares positions at turn starts, so a turn's start is recorded.
-    history = state.history
-    if not state.turn_boards:
-        history = history | {_tuple_new(Position, (state.pits, state.stores, player))}
-    if not again:
-        return _new_state(tuple(board), state.stores, 1 - player, history, _NO_BOARDS)
-    seen = _seen(state) | {board}
-    # The continuations are needed now (does a sowing remain?) and by the next legal_moves.
-    follow = _sown(board, player, seen)
-    if not follow:
-        return _new_state(board, state.stores, 1 - player, history, _NO_BOARDS)
-    after = _new_state(board, state.stores, player, history, seen)
-    after.__dict__["_choices"] = follow
-    return after
-
-
 def apply(state: State, move: Move) -> State:
     """Play ``move`` and return the new state; raise IllegalMove if it is not legal."""
-    cached = state.__dict__
-    choices = cached.get("_choices")  # set by legal_moves: the game is not over
-    if choices is not None:
-        for choice in choices:  # legal_moves returned these very Move objects
+    fields = state.__dict__
+    sown = fields.get("_sown")  # set by legal_moves, where the game is not over
+    if sown is not None:
+        for choice in sown:  # legal_moves returned these very Move objects
             if choice[0] is move:
-                if choice[1] or choice[3]:  # a sow-again or a capture
-                    return _apply_choice(state, choice)
-                # The common case (as _apply_choice, inlined): the turn ends without a capture,
-                # and its start is recorded for the repetition rule.
-                history = cached["history"]
-                player = cached["player"]
-                if not cached["turn_boards"]:
-                    history = history | {_tuple_new(Position, (cached["pits"], cached["stores"], player))}
-                after = _object_new(State)
-                fields = after.__dict__
-                fields["pits"] = tuple(choice[2])
-                fields["stores"] = cached["stores"]
-                fields["player"] = 1 - player
-                fields["history"] = history
-                fields["turn_boards"] = _NO_BOARDS
+                break
+        else:
+            if move is PASS and "_pass" in fields:  # legal_moves offered only PASS
+                return _after_pass(fields)
+            return _play(state, move, None).state
+        _, again, board, captured = choice
+        pits = fields["pits"]
+        player = fields["player"]
+        stores = fields["stores"]
+        after = _object_new(State)
+        new = after.__dict__
+        new["pits"] = after_pits = tuple(board.to_bytes(len(pits), "little"))  # _unpack
+        new["_board"] = board
+        if captured:  # the turn ends with a capture
+            new["stores"] = (
+                (stores[0] + captured, stores[1]) if player == SOUTH else (stores[0], stores[1] + captured)
+            )
+            new["player"] = 1 - player
+            # Stores only grow, so no earlier position can recur: the history starts afresh.
+            new["_hist"] = _NO_KEYS
+            return after
+        new["stores"] = stores
+        seen = fields.get("_seen")
+        # The repetition rule compares positions at turn starts, so a turn's start is recorded.
+        new["_hist"] = fields["_hist"] if seen else fields["_hist"] | {fields["_board"] << 1 | player}
+        if "_hist_base" in fields:
+            new["_hist_base"] = fields["_hist_base"]
+        if again:
+            seen = seen | {board} if seen else {fields["_board"], board}
+            # The continuations are needed now (does a sowing remain?) and by legal_moves.
+            follow = _packed_sowings(after_pits, board, player, seen)
+            if follow:  # mid-turn: the same player chooses again
+                new["player"] = player
+                new["_seen"] = seen
+                new["_sown"] = follow
+                new["_moves"] = tuple(map(_first, follow))
                 return after
-        if move is PASS and cached.get("_passes"):  # legal_moves offered only PASS, at a turn start
-            history = state.history | {state.position}
-            return _new_state(state.pits, state.stores, 1 - state.player, history, _NO_BOARDS)
+        new["player"] = 1 - player
+        return after
     return _play(state, move, None).state
+
+
+def _after_pass(fields: dict) -> State:
+    """The state after a PASS that legal_moves offered alone at a turn start."""
+    after = _object_new(State)
+    new = after.__dict__
+    new["pits"] = fields["pits"]
+    new["_board"] = board = fields["_board"]
+    new["stores"] = fields["stores"]
+    new["player"] = 1 - fields["player"]
+    new["_hist"] = fields["_hist"] | {board << 1 | fields["player"]}
+    if "_hist_base" in fields:
+        new["_hist_base"] = fields["_hist_base"]
+    new["_next"] = fields["_pass"]
+    return after
 
 
 def is_legal(state: State, move: Move) -> bool:

@@ -1,0 +1,77 @@
+"""A sheet command's start-up: it loads only what it uses, and ends at once when its file is written.
+
+Each test runs the real command line in a fresh Python (``python -m printables`` through runpy), with
+an exit handler of the test's own that records what the process had loaded.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("harvest", "minefield", "peas", "patchwork")
+RULE_CORES = {f"printables.rules.{game}" for game in GAMES + ("giuthi",)}
+
+RUN = """
+import atexit, json, runpy, sys
+report, argv = sys.argv[1], sys.argv[2:]
+
+def record():
+    image = sys.modules.get("PIL.Image")
+    with open(report, "w") as out:
+        json.dump({"modules": sorted(sys.modules),
+                   "pillow_loaded": image is not None and type(image).__name__ != "_LazyModule"}, out)
+
+atexit.register(record)
+sys.argv = ["printables/__main__.py", *argv]
+runpy.run_module("printables", run_name="__main__", alter_sys=True)
+"""
+
+
+def _run(tmp_path: Path, *argv: str) -> tuple[subprocess.CompletedProcess, dict]:
+    report = tmp_path / "report.json"
+    result = subprocess.run([sys.executable, "-c", RUN, str(report), *argv], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert report.exists(), f"the exit handlers did not run: {result.stderr}"
+    return result, json.loads(report.read_text())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_sheet_command_loads_its_own_game_only_and_no_pillow(game, tmp_path):
+    out = tmp_path / f"{game}.pdf"
+    result, loaded = _run(tmp_path, game, "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(out)  # printed and flushed before the process ended
+    assert len(PdfReader(out).pages) >= 1  # the whole file is there
+    modules = set(loaded["modules"])
+    assert RULE_CORES & modules == {f"printables.rules.{game}"}
+    assert not loaded["pillow_loaded"], "Pillow was loaded although no image was drawn"
+    assert not {"tomllib", "fontTools", "cadquery", "printables.build", "printables.check"} & modules
+
+
+def test_a_sheet_in_another_language_reads_its_catalogue(tmp_path):
+    result, loaded = _run(tmp_path, "minefield", "--lang", "tr", "-o", str(tmp_path / "m.pdf"))
+    assert result.returncode == 0, result.stderr
+    assert "tomllib" in loaded["modules"]
+
+
+def test_a_refused_option_still_ends_with_one_line_and_exit_2(tmp_path):
+    result, _ = _run(tmp_path, "peas", "--pea", "99", "-o", str(tmp_path / "p.pdf"))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["Error: pea 99.0 mm: use 10 to 20 mm (a digit must fit in a pea)"]
+    assert not (tmp_path / "p.pdf").exists()
+
+
+def test_pillow_loads_in_full_when_used(tmp_path):
+    # the lazy import gives the real module the moment an attribute is read
+    code = ("import printables.render, sys; from PIL import Image; "
+            "assert type(sys.modules['PIL.Image']).__name__ == '_LazyModule'; "
+            "print(Image.new('L', (2, 3)).size, type(sys.modules['PIL.Image']).__name__)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["(2,", "3)", "module"]
