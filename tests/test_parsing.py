@@ -260,3 +260,38 @@ def test_checking_a_pdf_pauses_the_cycle_collector_and_restores_it(tmp_path, mon
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.4 nothing")
     assert not all(r.ok for r in dispatch.check_file(broken)) and gc.isenabled()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_visible_text_band_reduction_is_the_contrast_of_each_box(tmp_path, seed):
+    """``_boxes_show_contrast`` on a rendered page and random boxes (letters, blank paper, boxes
+    running off the image, empty ones, negative bounds as a letter left of or above the page
+    gets) says what slicing each box out of the image says."""
+    import random
+
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from printables.check.preflight import VISIBLE_CONTRAST, _boxes_show_contrast, _render_grey
+
+    document = pdfium.PdfDocument(str(make_sheet(tmp_path, "harvest")))
+    try:
+        image = _render_grey(document, 0, 100)
+    finally:
+        document.close()
+    rows, cols = image.shape
+    rng = random.Random(seed)
+    lines = [rng.randrange(rows + 10) for _ in range(30)]  # boxes share row bands, as letters of a line do
+    boxes = []
+    for _ in range(2000):
+        x0 = rng.randrange(cols + 10)
+        y0 = rng.choice(lines)
+        boxes.append((x0, x0 + rng.randrange(-2, 25), y0, y0 + rng.choice([0, 1, 12, 30, 400])))
+        if rng.random() < 0.05:
+            boxes.append((0, rng.randrange(-40, 3), 0, rng.choice([-30, -1, 5])))
+    expected = []
+    for x0, x1, y0, y1 in boxes:
+        box = image[y0:y1, x0:x1]
+        expected.append(box.size > 0 and int(box.max()) - int(box.min()) >= VISIBLE_CONTRAST)
+    assert _boxes_show_contrast(image, boxes, np) == expected
+    assert 100 < sum(expected) < len(expected) - 100  # both kinds are met

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import struct
 from collections import Counter
@@ -378,6 +379,33 @@ def check_visible_text(path: Path, pdf) -> CheckResult:
         document.close()
 
 
+def _boxes_show_contrast(image, boxes: list[tuple[int, int, int, int]], np) -> list[bool]:
+    """For each pixel box (x0, x1, y0, y1) of a grey image, whether ``image[y0:y1, x0:x1]`` holds
+    at least VISIBLE_CONTRAST between its darkest and lightest pixel (an empty box holds none).
+    The bounds mean what they mean in that slice (a negative one counts from the image's end).
+
+    A row band at a time (the boxes of a line of text share it): the darkest and lightest pixel of
+    each column in the band, reduced over each box's columns, so a page takes a few numpy calls a
+    line instead of a few a letter."""
+    rows, cols = image.shape
+    visible = [False] * len(boxes)
+    bands: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    for i, (x0, x1, y0, y1) in enumerate(boxes):
+        x0, x1, _ = slice(x0, x1).indices(cols)
+        y0, y1, _ = slice(y0, y1).indices(rows)
+        if x0 < x1 and y0 < y1:
+            bands.setdefault((y0, y1), []).append((i, x0, x1))
+    for (y0, y1), members in bands.items():
+        band = image[y0:y1]
+        ends = np.array([x for _, x0, x1 in members for x in (x0, x1)], dtype=np.intp)
+        # one column past the image, so that a box may end at its edge (reduceat takes starts)
+        darkest = np.minimum.reduceat(np.append(band.min(axis=0), 0), ends)[0::2].astype(int)
+        lightest = np.maximum.reduceat(np.append(band.max(axis=0), 0), ends)[0::2].astype(int)
+        for (i, _, _), contrast in zip(members, (lightest - darkest).tolist()):
+            visible[i] = contrast >= VISIBLE_CONTRAST
+    return visible
+
+
 def _visible_text(document, pdf, np) -> CheckResult:
     problems = []
     counted = 0
@@ -389,20 +417,19 @@ def _visible_text(document, pdf, np) -> CheckResult:
         image = _render_grey(document, index, VISIBLE_DPI)
         rows, cols = image.shape
         media_x0, media_top = float(page.mediabox[0]), float(page.mediabox[3])
-        hidden = []
+        boxes = []  # each character's pixel box (x0, x1, y0, y1)
         for char in chars:
             size = char["size"]
             # the text matrix is in the page's own space: the image's is the MediaBox from its top-left
             left = char["matrix"][4] - media_x0
             baseline = media_top - char["matrix"][5]
-            x0 = max(int(left * scale) - VISIBLE_PAD_PX, 0)
-            x1 = min(int(np.ceil((left + char["x1"] - char["x0"]) * scale)) + VISIBLE_PAD_PX, cols)
-            y0 = max(int((baseline - 0.75 * size) * scale), 0)
-            y1 = min(int(np.ceil((baseline + 0.2 * size) * scale)), rows)
-            box = image[y0:y1, x0:x1]
-            counted += 1
-            if box.size == 0 or int(box.max()) - int(box.min()) < VISIBLE_CONTRAST:
-                hidden.append(char)
+            boxes.append((max(int(left * scale) - VISIBLE_PAD_PX, 0),
+                          min(math.ceil((left + char["x1"] - char["x0"]) * scale) + VISIBLE_PAD_PX, cols),
+                          max(int((baseline - 0.75 * size) * scale), 0),
+                          min(math.ceil((baseline + 0.2 * size) * scale), rows)))
+        counted += len(chars)
+        visible = _boxes_show_contrast(image, boxes, np)
+        hidden = [char for char, shows in zip(chars, visible) if not shows]
         if hidden:
             runs: list[list] = []
             for char in hidden:  # neighbouring hidden characters of one line read as one run
