@@ -57,8 +57,8 @@ def build(folder: Path) -> None:
     """The sheet presets and two Giuthi rules sheets, built into ``folder``."""
     python = [sys.executable, "-m", "printables"]
     listed = subprocess.run(python + ["list"], capture_output=True, text=True, check=True, cwd=ROOT).stdout
-    sheets = [line.split()[0] for line in listed.splitlines()
-              if line.strip() and not line.startswith((" ", "giuthi")) and "-" in line.split()[0]]
+    rows = [line.split() for line in listed.splitlines() if line.strip() and not line[0].isspace()]
+    sheets = [row[0] for row in rows if len(row) > 1 and row[1] != "giuthi-board"]  # (name, kind, description)
     subprocess.run(python + ["build", "--no-slice", "-o", str(folder), *sheets], check=True, cwd=ROOT,
                    stdout=subprocess.DEVNULL)
     for lang in ("en", "ko"):

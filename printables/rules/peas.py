@@ -164,9 +164,11 @@ class Layout:
         return max(c for _, c in self.peas) + 1
 
     def normalised(self) -> Layout:
-        """The same shape moved so that its top row and left column are 0."""
+        """The same shape moved so that its top row and left column are 0 (the layout itself if it is)."""
         top = min(r for r, _ in self.peas)
         left = min(c for _, c in self.peas)
+        if top == left == 0:  # a layout is immutable: no need to build (and check) an equal one
+            return self
         return Layout(frozenset((r - top, c - left) for r, c in self.peas))
 
     def __len__(self) -> int:
