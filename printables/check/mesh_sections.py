@@ -54,13 +54,22 @@ class Loops:
         return self.side_a[self.sstart[i]:self.sstart[i + 1]], self.side_b[self.sstart[i]:self.sstart[i + 1]]
 
 
+def _code(signs: tuple[int, int, int]) -> int:
+    """trimesh's case code of a face's vertex signs: 14 + 8 s0 + 4 s1 + 2 s2 over the sorted signs."""
+    s0, s1, s2 = sorted(signs)
+    return 14 + 8 * s0 + 4 * s1 + 2 * s2
+
+
+_CODES = np.array([_code((a, b, c)) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)], dtype=np.int64)
+
+
 def _cuts(vertices: np.ndarray, faces: np.ndarray, axis: int, heights: np.ndarray):
     """Every (plane, face) cut as two end nodes: node = (plane, vertex i, vertex j), i < j for an
     edge crossing, i == j for a vertex in the plane. Rows in trimesh's order per plane."""
     along = vertices[:, axis]
-    face_h = along[faces]
-    lo = face_h.min(1) - PLANE_SLACK
-    hi = face_h.max(1) + PLANE_SLACK
+    h0, h1, h2 = along[faces[:, 0]], along[faces[:, 1]], along[faces[:, 2]]
+    lo = np.minimum(np.minimum(h0, h1), h2) - PLANE_SLACK
+    hi = np.maximum(np.maximum(h0, h1), h2) + PLANE_SLACK
     k0 = np.searchsorted(heights, lo, "left")
     k1 = np.searchsorted(heights, hi, "right")
     counts = np.maximum(k1 - k0, 0)
@@ -71,8 +80,9 @@ def _cuts(vertices: np.ndarray, faces: np.ndarray, axis: int, heights: np.ndarra
     signs = np.zeros(dots.shape, dtype=np.int8)
     signs[dots < -SIGN_TOLERANCE] = -1
     signs[dots > SIGN_TOLERANCE] = 1
-    ordered = np.sort(signs, axis=1).astype(np.int64)
-    code = 14 + (ordered[:, 0] << 3) + (ordered[:, 1] << 2) + (ordered[:, 2] << 1)
+    # trimesh's code of the sorted signs, looked up from the signs in any order.
+    key = (signs[:, 0] + 1) * 9 + (signs[:, 1] + 1) * 3 + (signs[:, 2] + 1)
+    code = _CODES[key]
     basic = (code == 4) | (code == 12)
     one_vertex = code == 8
     one_edge = code == 16
