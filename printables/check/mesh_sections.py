@@ -22,6 +22,7 @@ from scipy.sparse.csgraph import connected_components
 SIGN_TOLERANCE = 1e-8  # trimesh's tol.merge: a vertex this close to a plane lies in it
 WELD_MM = 1e-5  # a side shorter than this is a point
 PLANE_SLACK = 1e-6  # faces reaching a plane within this are cut against it
+PACK_LIMIT = 2**62  # (plane, vertex, vertex) names packed in one int64 below this many
 
 
 @dataclass(frozen=True)
@@ -134,12 +135,13 @@ def section_loops(vertices: np.ndarray, faces: np.ndarray, axis: int, heights: n
     # Name every cut point by (plane, i, j) and compute it once per name.
     nv = len(vertices)
     key = np.concatenate([(plane * nv + end_a[:, 0]) * nv + end_a[:, 1], (plane * nv + end_b[:, 0]) * nv + end_b[:, 1]])
-    if len(heights) * nv * nv >= 2**62:  # too many to pack in one integer: sort the triples
+    packed = len(heights) * nv * nv < PACK_LIMIT
+    if not packed:  # too many to pack in one integer: sort the triples
         triples = np.concatenate([np.c_[plane, end_a], np.c_[plane, end_b]])
         _, key = np.unique(triples, axis=0, return_inverse=True)
     names, ids = np.unique(key, return_inverse=True)
     ids = ids.ravel()
-    if len(heights) * nv * nv >= 2**62:
+    if not packed:
         first = np.zeros(len(names), dtype=np.int64)
         first[ids] = np.arange(len(ids))
         node_plane, i, j = triples[first, 0], triples[first, 1], triples[first, 2]
