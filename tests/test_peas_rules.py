@@ -641,3 +641,11 @@ def test_simulated_games_end_with_score_equal_to_smush_moves(rows, cols, seed):
     for move in game.moves:
         replay = apply(replay, move)
     assert replay == game.final
+
+
+def test_normalised_moves_a_layout_to_row_and_column_0_and_keeps_one_that_is_there():
+    shifted = Layout(frozenset({(2, 3), (2, 4), (3, 4)}))
+    moved = shifted.normalised()
+    assert moved.peas == {(0, 0), (0, 1), (1, 1)} and str(moved) == "oo/.o"
+    assert moved.normalised() is moved  # already at row and column 0: the same (immutable) layout
+    assert LAYOUTS["default"].normalised() is LAYOUTS["default"]

@@ -49,6 +49,8 @@ def test_a_sheet_command_loads_its_own_game_only_and_no_pillow(game, tmp_path):
     assert len(PdfReader(out).pages) >= 1  # the whole file is there
     modules = set(loaded["modules"])
     assert RULE_CORES & modules == {f"printables.rules.{game}"}
+    # the play halves of the rule cores (moves, states, apply): a sheet draws without them
+    assert not {"printables.rules.peas_play", "printables.rules.patchwork_play"} & modules
     assert not loaded["pillow_loaded"], "Pillow was loaded although no image was drawn"
     assert not {"tomllib", "fontTools", "cadquery", "printables.build", "printables.check"} & modules
 
@@ -75,3 +77,13 @@ def test_pillow_loads_in_full_when_used(tmp_path):
                             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["(2,", "3)", "module"]
+
+
+def test_a_profiled_run_ends_the_ordinary_way_so_the_profile_is_written(tmp_path):
+    # the quick exit skips what runs after the program; a profiler (or coverage's tracer) needs it
+    profile = tmp_path / "run.prof"
+    result = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "printables", "minefield",
+                             "-o", str(tmp_path / "m.pdf")], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert profile.stat().st_size > 0 and (tmp_path / "m.pdf").exists()

@@ -57,8 +57,8 @@ class OneLineErrors(click.Group):
             cleanup.install_signal_handlers()
         code = run_reporting_errors(lambda: super(OneLineErrors, self).main(
             args, prog_name, complete_var, standalone_mode=False, **extra))
-        if args is None and self.ran_sheet_command:  # the command line, once a sheet is written
-            exit_now(code)
+        if args is None and self.ran_sheet_command and sys.gettrace() is None and sys.getprofile() is None:
+            exit_now(code)  # the command line, once a sheet is written (and no profiler or tracer waits for the end)
         sys.exit(code)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from functools import lru_cache
 
 from printables.errors import ParameterError
 from printables.layout.furniture import footer, furniture_height
@@ -111,6 +112,7 @@ def _roomy_pieces(width: float, spare: float) -> tuple[float, int | None, int]:
     return best
 
 
+@lru_cache(maxsize=None)  # the slot search asks for each (letter, height) some five times
 def packed_orientation(letter: str, slot_h: int) -> pentominoes.Shape:
     """The narrowest orientation of ``letter`` at most ``slot_h`` cells tall (the first of equals)."""
     fitting = [s for s in pentominoes.ORIENTATIONS[letter] if pentominoes.size(s)[1] <= slot_h]

@@ -21,6 +21,7 @@ from printables import __version__, fonts
 from printables.layout.primitives import BLACK, Circle, Colour, Document, Line, Page, Polygon, Rect, Text, translate
 from printables.paper import POINTS_PER_MM as PT
 from printables.paper import mm_to_pt
+from printables.render.fastpath import circle, line, rect, style
 from printables.render.ttf import FastTTFont
 
 
@@ -102,7 +103,6 @@ def render_pdf(document: Document) -> bytes:
     print_shop = document.metadata.get("print_shop")
     faces: dict[str, str] = {}  # layout font -> registered face, registered on first use
     drawers = {"start": c.drawString, "middle": c.drawCentredString, "end": c.drawRightString}
-    line, rect, circle = c.line, c.rect, c.circle
     for page in document.pages:
         if print_shop:
             page, margin, bleed = print_shop_page(page, print_shop)
@@ -119,18 +119,20 @@ def render_pdf(document: Document) -> bytes:
         def Y(v: float) -> float:
             return height_pt - mm_to_pt(v)
 
+        code = c._code  # the page's content (a new list on every page)
         for item in page.items:
             # Lines, rectangles and circles are most of a sheet: mm_to_pt written out (v * PT), the
-            # same arithmetic, so the same numbers.
+            # same arithmetic, so the same numbers,
+            # and are written straight into the page's content as the canvas would (render/fastpath.py).
             if isinstance(item, Line):
-                _style(c, item)
-                line(item.x1 * PT, height_pt - item.y1 * PT, item.x2 * PT, height_pt - item.y2 * PT)
+                style(c, code, item, PT)
+                line(code, item.x1 * PT, height_pt - item.y1 * PT, item.x2 * PT, height_pt - item.y2 * PT)
             elif isinstance(item, Rect):
-                stroke, fill = _style(c, item)
-                rect(item.x * PT, height_pt - (item.y + item.h) * PT, item.w * PT, item.h * PT, stroke=stroke, fill=fill)
+                stroke, fill = style(c, code, item, PT)
+                rect(c, code, item.x * PT, height_pt - (item.y + item.h) * PT, item.w * PT, item.h * PT, stroke, fill)
             elif isinstance(item, Circle):
-                stroke, fill = _style(c, item)
-                circle(item.cx * PT, height_pt - item.cy * PT, item.r * PT, stroke=stroke, fill=fill)
+                stroke, fill = style(c, code, item, PT)
+                circle(c, code, item.cx * PT, height_pt - item.cy * PT, item.r * PT, stroke, fill)
             elif isinstance(item, Polygon):
                 stroke, fill = _style(c, item)
                 path = c.beginPath()

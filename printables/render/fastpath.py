@@ -1,0 +1,85 @@
+"""What reportlab's canvas writes for a line, a rectangle, a circle and their grey colours, written
+directly into the page's content: the same operators, numbers and canvas state, fewer steps.
+
+A sheet is mostly lines, rectangles and circles (Patchwork: some 1,400 on six pages), and for each
+the renderer called four or five canvas methods (stroke grey, line width, no dash, the shape), each
+checking its arguments again. These functions append exactly the strings those methods append
+(``reportlab.pdfgen.canvas`` and ``textobject``: ``setStrokeGray``, ``setFillGray``,
+``setLineWidth``, ``setDash([])``, ``line``, ``rect``, ``circle`` through ``pdfgeom.bezierArc``) and
+set the same canvas attributes; anything else (colours as RGB, dashes) still goes through reportlab.
+tests/test_render_fastpath.py draws thousands of random shapes both ways and compares the content
+and the PDF bytes, so a reportlab that writes them differently fails there, not in a printed sheet.
+"""
+
+from __future__ import annotations
+
+from math import cos, pi, sin
+
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen.canvas import PATH_OPS
+
+# bezierArc(x1, y1, x2, y2, 0, 360): four 90-degree fragments, reportlab's own angle arithmetic.
+_HALF_ANGLE = 90.0 * pi / 360.
+_KAPPA = abs(4. / 3. * (1. - cos(_HALF_ANGLE)) / sin(_HALF_ANGLE))
+_QUARTERS = tuple(
+    (cos((0 + i * 90.0) * pi / 180.), sin((0 + i * 90.0) * pi / 180.),
+     cos((0 + (i + 1) * 90.0) * pi / 180.), sin((0 + (i + 1) * 90.0) * pi / 180.))
+    for i in range(4)
+)
+
+
+def style(c, code: list, item, pt: float) -> tuple[int, int]:
+    """Stroke grey, line width and a solid line, then fill grey, as the canvas setters write them;
+    returns (stroke, fill) as 0/1. RGB colours and dashes go through the canvas itself."""
+    stroke, fill = item.stroke, getattr(item, "fill", None)
+    if stroke is not None:
+        if isinstance(stroke, tuple):
+            c.setStrokeColorRGB(*stroke)
+        else:
+            c._strokeColorObj = (stroke, stroke, stroke)
+            code.append("%s G" % fp_str(stroke))
+        width = item.line_mm * pt
+        c._lineWidth = width
+        code.append("%s w" % fp_str(width))
+        dash = getattr(item, "dash_mm", None)
+        if dash:
+            c.setDash([d * pt for d in dash])
+        else:
+            code.append("[] 0 d")
+    if fill is not None:
+        if isinstance(fill, tuple):
+            c.setFillColorRGB(*fill)
+        else:
+            c._fillColorObj = (fill, fill, fill)
+            code.append("%s g" % fp_str(fill))
+    return int(stroke is not None), int(fill is not None)
+
+
+def line(code: list, x1: float, y1: float, x2: float, y2: float) -> None:
+    """``canvas.line``."""
+    code.append("n %s m %s l S" % (fp_str(x1, y1), fp_str(x2, y2)))
+
+
+def rect(c, code: list, x: float, y: float, width: float, height: float, stroke: int, fill: int) -> None:
+    """``canvas.rect``."""
+    code.append("n %s re " % fp_str(x, y, width, height) + PATH_OPS[stroke, fill, c._fillMode])
+
+
+def circle(c, code: list, x_cen: float, y_cen: float, r: float, stroke: int, fill: int) -> None:
+    """``canvas.circle``: ``ellipse`` of the enclosing square, four Bezier quarters from ``bezierArc``."""
+    x1, x2, y1, y2 = x_cen - r, x_cen + r, y_cen - r, y_cen + r
+    # canvas.ellipse passes the width and height on; PDFPathObject.ellipse adds them back.
+    ax1, ay1 = x1, y1
+    ax2, ay2 = x1 + (x2 - x1), y1 + (y2 - y1)
+    ax1, ay1, ax2, ay2 = min(ax1, ax2), max(ay1, ay2), max(ax1, ax2), min(ay1, ay2)
+    xc, yc = (ax1 + ax2) / 2., (ay1 + ay2) / 2.
+    rx, ry = (ax2 - ax1) / 2., (ay2 - ay1) / 2.
+    k = _KAPPA
+    c0, s0 = _QUARTERS[0][0], _QUARTERS[0][1]
+    code.append("n")  # a path's first operator is preceded by n (PDFPathObject._init_code_append)
+    code.append("%s m" % fp_str(xc + rx * c0, yc - ry * s0))
+    for c0, s0, c1, s1 in _QUARTERS:
+        code.append("%s c" % fp_str(xc + rx * (c0 - k * s0), yc - ry * (s0 + k * c0),
+                                    xc + rx * (c1 + k * s1), yc - ry * (s1 - k * c1),
+                                    xc + rx * c1, yc - ry * s1))
+    code.append(PATH_OPS[stroke, fill, c._fillMode])
