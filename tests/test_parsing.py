@@ -33,6 +33,8 @@ SUPPORTED = [
     b"[(A) -120 (B\\(c\\)) 33.5 <4142 43>] TJ T* (x) ' 1 2 (y) \"",
     b"(nested (brackets) here) Tj (octal \\101\\12 and \\\\ and \\\r\nline) Tj",
     b"(x (\\) y) z) Tj (\\() Tj (end\\\\) Tj (\\0533) Tj",
+    b"(\\q\\8\\\r\\\rx\\\n\\b\\f\\t\\r\\n\\1\\12\\123\\1234\\377) Tj (\\7) Tj",
+    b"<> Tj <0> Tj < 4 1 4> Tj <ABCDEFabcdef0123> Tj",
     b"--5 +-3 1.2.3 5. -.5 . +.5 7re 1 2 3 4re f",
     b"true false /Name /N.a-me_1 [1 [2 [3]] 4] x ] ]",
     b"0 0 m\x0012\x00 l\x0b3 4 l h f* B* b*",
@@ -295,3 +297,12 @@ def test_the_visible_text_band_reduction_is_the_contrast_of_each_box(tmp_path, s
         expected.append(box.size > 0 and int(box.max()) - int(box.min()) >= VISIBLE_CONTRAST)
     assert _boxes_show_contrast(image, boxes, np) == expected
     assert 100 < sum(expected) < len(expected) - 100  # both kinds are met
+
+
+def test_an_octal_escape_past_255_fails_as_in_pdfminer():
+    data = b"(ok \\777) Tj"
+    with pytest.raises(AssertionError) as theirs:
+        _pdfminer_objects(data)
+    with pytest.raises(AssertionError) as ours:
+        content_objects(data)
+    assert str(ours.value) == str(theirs.value) == "Invalid octal b'777' (511)"
