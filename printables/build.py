@@ -282,7 +282,7 @@ def build_presets(presets: Sequence[Preset], output: Path, *, jobs: int = 1, sli
             for preset, report in zip(presets, reporters):
                 yield build_preset(preset, output, report, slicer=slicer)
         return
-    yield from _Schedule(presets, output, min(jobs, count), slicer, reporters).run()
+    yield from _Schedule(presets, output, min(jobs, count), slicer, reporters, progress).run()
 
 
 # Rough CPU seconds of each task, to start the longest first (the order changes no file).
@@ -301,11 +301,12 @@ class _Schedule:
     not started (presets sharing a part stay in one group, so the part is still made once).
     """
 
-    def __init__(self, presets, output, jobs, slicer, reporters):
+    def __init__(self, presets, output, jobs, slicer, reporters, progress):
         from printables.models import MODEL_KINDS
 
         self.presets, self.output, self.slicer, self.reporters = presets, output, slicer, reporters
-        self.jobs = jobs
+        self.jobs, self.progress = jobs, progress
+        self.worker_cpu = [0.0] * jobs
         models = [k for k, p in enumerate(presets) if p.kind in MODEL_KINDS]
         self.groups = _sharing_groups(presets, models)  # each a list of preset indices, made in order
         self.owner: list[int | None] = [None] * len(self.groups)  # the worker making each group
@@ -341,10 +342,10 @@ class _Schedule:
         kind, k = task[0], task[1]
         preset, report = self.presets[k], self.reporters[k]
         if kind == "make":
-            return pool.submit(make_preset, preset, self.output, report, slicer=self.slicer)
+            return pool.submit(_in_worker, make_preset, preset, self.output, report, slicer=self.slicer)
         if kind == "check":
-            return pool.submit(check_each, task[2][1], report, slicer=self.slicer)
-        return pool.submit(build_preset, preset, self.output, report, slicer=self.slicer)
+            return pool.submit(_in_worker, check_each, task[2][1], report, slicer=self.slicer)
+        return pool.submit(_in_worker, build_preset, preset, self.output, report, slicer=self.slicer)
 
     def _made(self, k: int, made: Made) -> None:
         """A model's files exist: queue its checks, the meshes apart from the rest."""
@@ -405,7 +406,7 @@ class _Schedule:
                     busy.discard(worker)
                     kind, k = task[0], task[1]
                     try:
-                        value = future.result()
+                        self.worker_cpu[worker], value = future.result()
                     except Exception as error:  # raised in order, when this preset's turn comes
                         self.failed[k] = error
                         continue
@@ -418,9 +419,17 @@ class _Schedule:
                         self.parts_left[k] -= 1
                         if not self.parts_left[k]:
                             self._checked(k)
+            self.progress("build")("CPU time of each worker process (imports included): "
+                                   + ", ".join(f"{cpu:.1f} s" for cpu in self.worker_cpu))
         finally:
             for pool in pools:
                 pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_worker(task, *args, **kwargs):
+    """Run ``task`` in a worker process: (the process's CPU time so far, the task's result)."""
+    result = task(*args, **kwargs)
+    return time.process_time(), result
 
 
 def _sharing_groups(presets: Sequence[Preset], models: Sequence[int]) -> list[list[int]]:

@@ -33,6 +33,8 @@ SUPPORTED = [
     b"[(A) -120 (B\\(c\\)) 33.5 <4142 43>] TJ T* (x) ' 1 2 (y) \"",
     b"(nested (brackets) here) Tj (octal \\101\\12 and \\\\ and \\\r\nline) Tj",
     b"(x (\\) y) z) Tj (\\() Tj (end\\\\) Tj (\\0533) Tj",
+    b"(\\q\\8\\\r\\\rx\\\n\\b\\f\\t\\r\\n\\1\\12\\123\\1234\\377) Tj (\\7) Tj",
+    b"<> Tj <0> Tj < 4 1 4> Tj <ABCDEFabcdef0123> Tj",
     b"--5 +-3 1.2.3 5. -.5 . +.5 7re 1 2 3 4re f",
     b"true false /Name /N.a-me_1 [1 [2 [3]] 4] x ] ]",
     b"0 0 m\x0012\x00 l\x0b3 4 l h f* B* b*",
@@ -204,3 +206,103 @@ def test_the_fit_checks_indexes_find_what_looking_at_everything_finds(seed):
         [s.split(" runs out")[0] if "runs out" in s else s for s in slow[:6]]
     if len(slow) > 6:
         assert result.detail.endswith(f"(+{len(slow) - 6} more)")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_patchwork_cut_index_finds_what_looking_at_every_segment_finds(seed):
+    """Random segments (horizontal, vertical, slanted, tiny, not-a-number) and square edges near
+    them: ``_CutIndex.cut_on`` says what ``_cut_on`` says, edge by edge."""
+    import math
+    import random
+
+    from printables.check.patchwork import ON_LINE_MM, _cut_on, _CutIndex
+    from printables.check.pdf import Segment
+
+    rng = random.Random(seed)
+    near = lambda v: v + rng.choice([0.0, 0.5, 0.9, 1.1, 2.0, -0.9]) * ON_LINE_MM  # noqa: E731
+    lines = [round(rng.uniform(0, 50), 1) for _ in range(8)]
+    segments = []
+    for _ in range(rng.randint(0, 60)):
+        a, b, c = rng.choice(lines), rng.choice(lines), rng.choice(lines)
+        lo, hi = sorted((b, c))
+        segments.append(rng.choice([
+            Segment(lo, near(a), hi, near(a), 0.2),  # horizontal
+            Segment(near(a), lo, near(a), hi, 0.2),  # vertical
+            Segment(a, a, near(a), near(a), 0.2),  # a dot: horizontal and vertical at once
+            Segment(lo, lo, hi, hi, 0.2),  # slanted
+        ]))
+    if seed % 5 == 4:
+        segments.append(Segment(math.nan, 1.0, 2.0, math.nan, 0.2))
+    index = _CutIndex(segments)
+    for _ in range(300):
+        x, y, w = rng.choice(lines), rng.choice(lines), rng.choice([0.0, 5.0, 7.5])
+        edge = rng.choice([(near(x), y, near(x), y + w), (x, near(y), x + w, near(y)), (x, y, x, y)])
+        assert index.cut_on(*edge) == _cut_on(segments, *edge), edge
+    if segments:
+        s = segments[0]
+        assert index.cut_on(s.x0, s.top, s.x1, s.bottom) == _cut_on(segments, s.x0, s.top, s.x1, s.bottom)
+
+
+def test_checking_a_pdf_pauses_the_cycle_collector_and_restores_it(tmp_path, monkeypatch):
+    import gc
+
+    from printables.check import dispatch
+
+    path = make_sheet(tmp_path, "minefield")
+    seen = []
+    real = dispatch._check_open_pdf
+    monkeypatch.setattr(dispatch, "_check_open_pdf", lambda *a: seen.append(gc.isenabled()) or real(*a))
+    assert all(r.ok for r in dispatch.check_file(path)) and seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        dispatch.check_file(path)
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 nothing")
+    assert not all(r.ok for r in dispatch.check_file(broken)) and gc.isenabled()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_visible_text_band_reduction_is_the_contrast_of_each_box(tmp_path, seed):
+    """``_boxes_show_contrast`` on a rendered page and random boxes (letters, blank paper, boxes
+    running off the image, empty ones, negative bounds as a letter left of or above the page
+    gets) says what slicing each box out of the image says."""
+    import random
+
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from printables.check.preflight import VISIBLE_CONTRAST, _boxes_show_contrast, _render_grey
+
+    document = pdfium.PdfDocument(str(make_sheet(tmp_path, "harvest")))
+    try:
+        image = _render_grey(document, 0, 100)
+    finally:
+        document.close()
+    rows, cols = image.shape
+    rng = random.Random(seed)
+    lines = [rng.randrange(rows + 10) for _ in range(30)]  # boxes share row bands, as letters of a line do
+    boxes = []
+    for _ in range(2000):
+        x0 = rng.randrange(cols + 10)
+        y0 = rng.choice(lines)
+        boxes.append((x0, x0 + rng.randrange(-2, 25), y0, y0 + rng.choice([0, 1, 12, 30, 400])))
+        if rng.random() < 0.05:
+            boxes.append((0, rng.randrange(-40, 3), 0, rng.choice([-30, -1, 5])))
+    expected = []
+    for x0, x1, y0, y1 in boxes:
+        box = image[y0:y1, x0:x1]
+        expected.append(box.size > 0 and int(box.max()) - int(box.min()) >= VISIBLE_CONTRAST)
+    assert _boxes_show_contrast(image, boxes, np) == expected
+    assert 100 < sum(expected) < len(expected) - 100  # both kinds are met
+
+
+def test_an_octal_escape_past_255_fails_as_in_pdfminer():
+    data = b"(ok \\777) Tj"
+    with pytest.raises(AssertionError) as theirs:
+        _pdfminer_objects(data)
+    with pytest.raises(AssertionError) as ours:
+        content_objects(data)
+    assert str(ours.value) == str(theirs.value) == "Invalid octal b'777' (511)"

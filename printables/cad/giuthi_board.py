@@ -136,8 +136,19 @@ def _body(lay: HalfLayout) -> cq.Shape:
 
 
 def _pits(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
-    """Cut the pits."""
-    return _cut(shape, [_cavity(c, lay.outline.z1) for c in lay.pits])
+    """Cut the pits: each distinct cutter is made once, at its first pit, and moved to the others."""
+    top = lay.outline.z1
+    made: dict[tuple, tuple[Cavity, cq.Shape]] = {}
+    cutters = []
+    for c in lay.pits:
+        key = (c.width, c.length, c.depth, c.radius)
+        if key not in made:
+            made[key] = (c, _cavity(c, top))
+        first, cutter = made[key]
+        if (c.cx, c.cy) != (first.cx, first.cy):
+            cutter = cutter.moved(cq.Location(cq.Vector(c.cx - first.cx, c.cy - first.cy, 0)))
+        cutters.append(cutter)
+    return _cut(shape, cutters)
 
 
 def _stores(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:

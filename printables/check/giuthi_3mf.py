@@ -18,7 +18,8 @@ import numpy as np
 
 from printables.check.results import CheckResult
 from printables.check.slicer import PROFILE_FILE
-from printables.check.stl_file import UnreadableStl, load_stl
+from printables.check.mesh_cache import load_stl
+from printables.check.stl_file import UnreadableStl
 
 CORE_NS = "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"
 RELS_NS = "http://schemas.openxmlformats.org/package/2006/relationships"

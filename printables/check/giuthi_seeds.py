@@ -20,7 +20,7 @@ import trimesh
 from scipy import ndimage
 
 from printables.check.results import CheckResult
-from printables.check.stl_file import load_stl
+from printables.check.mesh_cache import load_stl
 from printables.params.giuthi_seeds import (
     MAX_CUT_AREA_MM2,
     MAX_GATE_HEIGHT_MM,
@@ -109,7 +109,7 @@ class _Grid:
 
 def load_mesh(stl_path: Path | str) -> trimesh.Trimesh:
     """Read an STL as one mesh, resting on z = 0 as the slicer would place it."""
-    mesh = load_stl(stl_path)
+    mesh = load_stl(stl_path, process=True)
     mesh.apply_translation((0.0, 0.0, -float(mesh.bounds[0][2])))
     return mesh
 
@@ -229,9 +229,26 @@ def _top_z_at(mesh: trimesh.Trimesh, x: float, y: float) -> float:
     return float(z[hit].max(initial=0.0))
 
 
+def _pixels(labels: np.ndarray, i: int, box: tuple[slice, slice]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the pixels labelled ``i`` (whose box is ``box``), in raster order."""
+    rr, cc = np.nonzero(labels[box] == i)
+    return rr + box[0].start, cc + box[1].start
+
+
+def _centres(labels: np.ndarray, ids: list[int]) -> list[tuple[float, float]]:
+    """Centre (row, column) of the pixels of each label in ``ids``: what ``ndimage.center_of_mass``
+    gives for them (sums of whole numbers, so exact either way), reading only each label's box."""
+    boxes = ndimage.find_objects(labels)
+    out = []
+    for i in ids:
+        rr, cc = _pixels(labels, i, boxes[i - 1])
+        out.append((float(rr.sum() / len(rr)), float(cc.sum() / len(cc))))
+    return out
+
+
 def _row_order(labels: np.ndarray, ids: list[int], px: float) -> list[int]:
     """Label ids row by row from -y, then by x; centres within 1 mm in y share a row."""
-    cents = dict(zip(ids, ndimage.center_of_mass(labels > 0, labels, ids)))
+    cents = dict(zip(ids, _centres(labels, ids)))
     by_y = sorted(ids, key=lambda i: cents[i][0])
     rows: list[list[int]] = []
     for i in by_y:
@@ -256,6 +273,39 @@ def _seed_map(bed: np.ndarray, edt_mm: np.ndarray, px: float) -> np.ndarray:
     for k, i in enumerate(_row_order(labels, ids, px)):
         lookup[i] = k
     return lookup[labels]
+
+
+def _disc(radius: int) -> np.ndarray:
+    """Pixels within ``radius`` pixels of the centre one (centre to centre)."""
+    r, c = np.mgrid[-radius:radius + 1, -radius:radius + 1]
+    return r * r + c * c <= radius * radius
+
+
+OWNER_PX = 4  # a pixel this close to a seed is the seed's (its rim faces)
+BESIDE_PX = 2  # a footprint pixel this close to a seed is no gate
+
+
+def _near_seeds(seed_of: np.ndarray, n_seeds: int) -> tuple[np.ndarray, np.ndarray]:
+    """(seed of the nearest seed pixel within OWNER_PX pixels, else -1; pixels within BESIDE_PX of a seed).
+
+    Each seed is grown by discs in its own box. Where the grown seeds overlap, nearest cannot be
+    told from the discs: then a distance transform of the whole raster decides, as it always could.
+    """
+    owner = np.full(seed_of.shape, -1, dtype=seed_of.dtype)
+    beside = np.zeros(seed_of.shape, dtype=bool)
+    taken = np.zeros(seed_of.shape, dtype=bool)
+    far, near = _disc(OWNER_PX), _disc(BESIDE_PX)
+    for k, box in enumerate(ndimage.find_objects(seed_of + 1)[:n_seeds]):
+        crop = tuple(slice(max(sl.start - OWNER_PX, 0), sl.stop + OWNER_PX) for sl in box)
+        seed = seed_of[crop] == k
+        grown = ndimage.binary_dilation(seed, structure=far)
+        if (taken[crop] & grown).any():
+            to_seed, (near_r, near_c) = ndimage.distance_transform_edt(seed_of < 0, return_indices=True)
+            return np.where(to_seed <= OWNER_PX, seed_of[near_r, near_c], -1), to_seed <= BESIDE_PX
+        taken[crop] |= grown
+        owner[crop][grown] = k
+        beside[crop] |= ndimage.binary_dilation(seed, structure=near)
+    return owner, beside
 
 
 def measure_sprue(stl_path: Path | str) -> SprueMeasure:
@@ -289,9 +339,8 @@ def _measure_sprue(stl_path: Path | str) -> SprueMeasure:
     seed_of = _seed_map(bed, edt_mm, px)
     n_seeds = int(seed_of.max()) + 1
 
-    # Every pixel's nearest seed pixel: grows each seed a little to take in its rim faces.
-    to_seed, (near_r, near_c) = ndimage.distance_transform_edt(seed_of < 0, return_indices=True)
-    owner = np.where(to_seed <= 4, seed_of[near_r, near_c], -1)
+    # The seed of the nearest seed pixel within 4 pixels: grows each seed a little to take in its rim faces.
+    owner, beside = _near_seeds(seed_of, n_seeds)
     tri = mesh.triangles
     f_row, f_col = grid.index(tri.mean(axis=1)[:, :2])
     face_owner = owner[f_row, f_col]
@@ -304,13 +353,14 @@ def _measure_sprue(stl_path: Path | str) -> SprueMeasure:
     ids = list(range(n_seeds))
     footprint = np.bincount(seed_of[seed_of >= 0], minlength=n_seeds)
     on_bed = np.bincount(seed_of[covered & (seed_of >= 0)], minlength=n_seeds)
-    centres = ndimage.center_of_mass(seed_of >= 0, seed_of + 1, [k + 1 for k in ids]) if ids else []
+    seed_boxes = ndimage.find_objects(seed_of + 1)
     for k in ids:
         area = float(footprint[k]) * px**2
-        rr, cc = np.nonzero(seed_of == k)
+        rr, cc = _pixels(seed_of, k, seed_boxes[k])
+        centre = (float(rr.sum() / len(rr)), float(cc.sum() / len(cc)))
         seeds.append(
             SeedMeasure(
-                centre=tuple(float(v) for v in grid.centre(*centres[k])),
+                centre=tuple(float(v) for v in grid.centre(*centre)),
                 diameter_mm=2 * float(np.sqrt(area / np.pi)),
                 # An ellipse of semi-axes a, b has standard deviations a/2 and b/2 along them.
                 length_mm=4 * float(cc.std()) * px,
@@ -322,11 +372,10 @@ def _measure_sprue(stl_path: Path | str) -> SprueMeasure:
         )
 
     # Gates: the footprint more than two pixels away from every seed.
-    gate_labels, n_gates = ndimage.label(bed & (to_seed > 2))
+    gate_labels, n_gates = ndimage.label(bed & ~beside)
     gate_list = []
     debris = 0
     pad = 8
-    seed_boxes = ndimage.find_objects(seed_of + 1)
     for g, box in enumerate(ndimage.find_objects(gate_labels), start=1):
         crop = tuple(slice(max(sl.start - pad, 0), sl.stop + pad) for sl in box)
         region = gate_labels[crop] == g

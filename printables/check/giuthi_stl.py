@@ -21,7 +21,7 @@ from scipy import ndimage
 
 from printables.check.mesh_sections import distance_to_sides, inside, section_loops
 from printables.check.results import CheckResult
-from printables.check.stl_file import load_stl
+from printables.check.mesh_cache import load_stl
 from printables.params.giuthi_board import (
     ENGAGEMENT_FACTOR,
     HINGE_NECK_MM,
@@ -123,24 +123,41 @@ def grid_over(lo: np.ndarray, hi: np.ndarray, step: float) -> Grid:
     return Grid(x0, y0, step, nx, ny)
 
 
-def _strip_extent(tri: np.ndarray, y: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """x extent of triangles ``tri`` (k, 3, 2) within the strips y - m <= Y <= y + m (each meets its
-    triangle): the hull of the cuts at the strip's edges and of the corners inside it."""
-    ys = tri[:, :, 1]
-    lo_y, hi_y = ys.min(1), ys.max(1)
-    xl = np.full(len(tri), np.inf)
-    xr = np.full(len(tri), -np.inf)
-    for yy in (np.clip(y - m, lo_y, hi_y), np.clip(y + m, lo_y, hi_y)):
-        for p, q in ((0, 1), (1, 2), (2, 0)):
-            px, py, qx, qy = tri[:, p, 0], tri[:, p, 1], tri[:, q, 0], tri[:, q, 1]
-            spans = (np.minimum(py, qy) <= yy) & (yy <= np.maximum(py, qy))
-            flat = py == qy
-            x = np.where(flat, px, px + (yy - py) * (qx - px) / np.where(flat, 1.0, qy - py))
-            xl = np.where(spans, np.minimum(xl, np.minimum(x, np.where(flat, qx, x))), xl)
-            xr = np.where(spans, np.maximum(xr, np.maximum(x, np.where(flat, qx, x))), xr)
-    near = np.abs(ys - y[:, None]) <= m[:, None]
-    xl = np.minimum(xl, np.where(near, tri[:, :, 0], np.inf).min(1))
-    xr = np.maximum(xr, np.where(near, tri[:, :, 0], -np.inf).max(1))
+def _span3(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Least and greatest of each row of an (n, 3) array (elementwise: numpy reduces a 3-long axis slowly)."""
+    a, b, c = values[:, 0], values[:, 1], values[:, 2]
+    return np.minimum(np.minimum(a, b), c), np.maximum(np.maximum(a, b), c)
+
+
+def _row_extents(plan: np.ndarray, y: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x extent of triangles ``plan`` (k, 3, 2) within the strips y - m <= Y <= y + m (each meets its
+    triangle): the hull of its sides' cuts at the strip's edges and of the corners inside it."""
+    # Corners by y (v0 lowest, v2 highest): three compare-and-swaps.
+    (x0, y0), (x1, y1), (x2, y2) = plan[:, 0].T, plan[:, 1].T, plan[:, 2].T
+    for first, second in ((0, 1), (1, 2), (0, 1)):
+        xa, ya, xb, yb = ((x0, y0), (x1, y1), (x2, y2))[first] + ((x0, y0), (x1, y1), (x2, y2))[second]
+        swap = ya > yb
+        xa, xb = np.where(swap, xb, xa), np.where(swap, xa, xb)
+        ya, yb = np.where(swap, yb, ya), np.where(swap, ya, yb)
+        corners = [(x0, y0), (x1, y1), (x2, y2)]
+        corners[first], corners[second] = (xa, ya), (xb, yb)
+        (x0, y0), (x1, y1), (x2, y2) = corners
+
+    def slope(xa, ya, xb, yb):
+        dy = yb - ya
+        return np.where(dy > 0, (xb - xa) / np.where(dy > 0, dy, 1.0), 0.0)
+
+    s02, s01, s12 = slope(x0, y0, x2, y2), slope(x0, y0, x1, y1), slope(x1, y1, x2, y2)
+    xl, xr = np.full(len(plan), np.inf), np.full(len(plan), -np.inf)
+    for yy in (np.clip(y - m, y0, y2), np.clip(y + m, y0, y2)):
+        long_side = x0 + (yy - y0) * s02
+        short_side = np.where(yy <= y1, x0 + (yy - y0) * s01, x1 + (yy - y1) * s12)
+        xl = np.minimum(xl, np.minimum(long_side, short_side))
+        xr = np.maximum(xr, np.maximum(long_side, short_side))
+    for xc, yc in ((x0, y0), (x1, y1), (x2, y2)):
+        near = np.abs(yc - y) <= m
+        xl = np.where(near, np.minimum(xl, xc), xl)
+        xr = np.where(near, np.maximum(xr, xc), xr)
     return xl, xr
 
 
@@ -153,8 +170,7 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
     in the order of a scan over its bounding box: the result is that of testing the whole box.
     """
     tri = triangles
-    xmin, xmax = tri[:, :, 0].min(1), tri[:, :, 0].max(1)
-    ymin, ymax = tri[:, :, 1].min(1), tri[:, :, 1].max(1)
+    (xmin, xmax), (ymin, ymax) = _span3(tri[:, :, 0]), _span3(tri[:, :, 1])
     i0 = np.clip(np.ceil((xmin - grid.x0) / grid.step), 0, grid.nx).astype(np.int64)
     i1 = np.clip(np.floor((xmax - grid.x0) / grid.step), -1, grid.nx - 1).astype(np.int64)
     j0 = np.clip(np.ceil((ymin - grid.y0) / grid.step), 0, grid.ny).astype(np.int64)
@@ -168,20 +184,25 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
     empty = np.zeros(0)
     if len(live) == 0:
         return empty.astype(np.int64), empty, empty.astype(np.int64)
-    # A ray the test takes lies within 8 eps L^2 / (shortest side) of its triangle (L: the box's size).
-    plan = tri[live][:, :, :2]
-    sides = np.linalg.norm(plan - np.roll(plan, 1, axis=1), axis=2).min(1)
-    size = np.maximum(xmax[live] - xmin[live], ymax[live] - ymin[live])
-    margin = 1e-9 + 1e-13 * size * size / sides
     rows = j1[live] - j0[live] + 1
     row_tri = np.repeat(np.arange(len(live)), rows)
     jj_rows = np.repeat(j0[live], rows) + np.arange(len(row_tri)) - np.repeat(np.cumsum(rows) - rows, rows)
-    y_rows = grid.y0 + jj_rows * grid.step
-    m = margin[row_tri]
-    xl, xr = _strip_extent(plan[row_tri], y_rows, m)
     t_rows = live[row_tri]
-    ia = np.maximum(i0[t_rows], np.ceil((xl - m - grid.x0) / grid.step).astype(np.int64))
-    ib = np.minimum(i1[t_rows], np.floor((xr + m - grid.x0) / grid.step).astype(np.int64))
+    ia, ib = i0[t_rows], i1[t_rows]
+    # Along the rows of a triangle more than two rays wide, only the rays near it. A ray the test
+    # takes lies within 8 eps L^2 / (shortest side) of its triangle (L: the box's size).
+    wide = np.flatnonzero(i1[t_rows] - i0[t_rows] >= 2)
+    if len(wide):
+        tw = t_rows[wide]
+        plan = tri[tw][:, :, :2]
+        edge = plan - np.roll(plan, 1, axis=1)
+        length = np.sqrt(edge[:, :, 0] ** 2 + edge[:, :, 1] ** 2)
+        sides = _span3(length)[0]
+        size = np.maximum(xmax[tw] - xmin[tw], ymax[tw] - ymin[tw])
+        m = 1e-9 + 1e-13 * size * size / sides
+        xl, xr = _row_extents(plan, grid.y0 + jj_rows[wide] * grid.step, m)
+        ia[wide] = np.maximum(ia[wide], np.ceil((xl - m - grid.x0) / grid.step).astype(np.int64))
+        ib[wide] = np.minimum(ib[wide], np.floor((xr + m - grid.x0) / grid.step).astype(np.int64))
     counts = np.maximum(ib - ia + 1, 0)
     keep = np.flatnonzero(counts)
     t_rows, jj_rows, ia, counts = t_rows[keep], jj_rows[keep], ia[keep], counts[keep]

@@ -11,8 +11,8 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from printables.check.results import CheckResult
 from printables.i18n import DEFAULT_LANG, LANG_NAMES, LANGS, catalogue
@@ -78,8 +78,7 @@ def check_language(kind: str, lang: str, pages_text: list[str]) -> CheckResult:
                        else f"{name}: {len(phrases)} key phrases found")
 
 
-@dataclass(frozen=True)
-class _Box:
+class _Box(NamedTuple):
     x0: float
     top: float
     x1: float

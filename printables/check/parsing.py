@@ -7,11 +7,11 @@ pdfminer's own.
 (``PSBaseParser``), about two thirds of the reading time. :func:`content_objects` splits the stream
 into the same operands and operators with one regular expression, by pdfminer's own rules: where
 a token ends, how a number reads (an int, or a float if it has a dot; a lone sign or dot is no
-token), keywords (``true``/``false`` are booleans), names, strings (a string with escapes or
-nested brackets is read by pdfminer's own tokenizer), hex strings and arrays. Whatever it does
-not cover (dictionaries ``<< >>``, procedures ``{ }``, comments, ``#`` in a name, inline images,
-a page of several content streams) gives None, and the page is read by pdfminer's parser as
-before. The interpreter then runs the operators exactly as pdfminer's ``execute`` does.
+token), keywords (``true``/``false`` are booleans), names, strings (escapes read as
+``_parse_string_1`` reads them: octal, the named ones, a dropped line break or unknown escape;
+brackets one deep inside), hex strings and arrays. Whatever it does not cover (dictionaries
+``<< >>``, procedures ``{ }``, comments, ``#`` in a name, inline images, brackets two deep, a page
+of several content streams) gives None, and the page is read by pdfminer's parser as before. The interpreter then runs the operators exactly as pdfminer's ``execute`` does.
 
 **Objects.** pdfplumber turns each of pdfminer's layout objects into a dict (``Page.process_object``), resolving
 every attribute recursively (``resolve_all``) and decoding each character's colour-space name; on a
@@ -26,7 +26,6 @@ space's name are worked out once. Anything else goes through pdfplumber's own ``
 
 from __future__ import annotations
 
-import io
 import re
 
 import pdfminer
@@ -35,8 +34,7 @@ from pdfminer import settings
 from pdfminer.layout import LTChar, LTCurve, LTTextContainer
 from pdfminer.pdfinterp import PDFInterpreterError, PDFPageInterpreter
 from pdfminer.pdftypes import stream_value
-from pdfminer.psexceptions import PSEOF
-from pdfminer.psparser import KWD, LIT, PSBaseParser, PSKeyword, keyword_name
+from pdfminer.psparser import ESC_STRING, HEX_PAIR, KWD, LIT, SPC, PSKeyword, keyword_name
 from pdfplumber.page import Page, PDFPageAggregatorWithMarkedContent
 from pdfplumber.utils.exceptions import PdfminerException
 from pdfplumber.page import ALL_ATTRS, fix_fontname_bytes, lt_pat
@@ -130,18 +128,29 @@ class _Unsupported(Exception):
     """Content the short way does not read: pdfminer's parser reads the page."""
 
 
-def _pdfminer_token(raw: bytes):
-    """The one token pdfminer's own tokenizer reads from ``raw``."""
-    tokens = []
-    parser = PSBaseParser(io.BytesIO(raw))
-    try:
-        while True:
-            tokens.append(parser.nexttoken()[1])
-    except PSEOF:
-        pass
-    if len(tokens) != 1:
-        raise _Unsupported(f"{raw!r} reads as {len(tokens)} tokens")
-    return tokens[0]
+_ESCAPE = re.compile(rb"\\([0-7]{1,3}|\r\n|.)", re.S)
+
+
+def _unescaped(match) -> bytes:
+    """One backslash escape of a string, as pdfminer's ``_parse_string_1`` reads it."""
+    code = match[1]
+    if 0x30 <= code[0] <= 0x37:  # octal: one to three digits
+        value = int(code, 8)
+        assert value < 256, f"Invalid octal {code!r} ({value})"  # pdfminer's own check and words
+        return bytes((value,))
+    if code in ESC_STRING:
+        return bytes((ESC_STRING[code],))
+    return b""  # a line break after the backslash, or an escape PDF does not define: dropped
+
+
+def _string(raw: bytes) -> bytes:
+    """The bytes of a literal string ``(...)`` (escapes, brackets inside), as pdfminer reads them."""
+    return _ESCAPE.sub(_unescaped, raw[1:-1])
+
+
+def _hex_string(raw: bytes) -> bytes:
+    """The bytes of a hex string ``<...>``, as pdfminer's ``_parse_hexstring`` reads them."""
+    return HEX_PAIR.sub(lambda m: bytes((int(m.group(0), 16),)), SPC.sub(b"", raw.strip(b" \t\n\r\f\v\x00")[1:-1]))
 
 
 def _tokens(data: bytes):
@@ -178,11 +187,11 @@ def _tokens(data: bytes):
         elif kind == "str":
             add(m[kind])
         elif kind == "string":
-            add(_pdfminer_token(m[kind]))
+            add(_string(m[kind]))
         elif kind == "hex" or kind == "gt":
             if m["gt"]:
                 raise _Unsupported("a hex string followed by >")
-            add(_pdfminer_token(m[0].lstrip(b" \t\n\r\f\v\x00")))
+            add(_hex_string(m[0]))
         elif kind == "one":
             add(KWD(m[kind]))
         else:

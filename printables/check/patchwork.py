@@ -136,6 +136,44 @@ def _cut_on(segments: list[Segment], x0: float, y0: float, x1: float, y1: float)
     return False
 
 
+class _CutIndex:
+    """The segments by where they lie, so that :meth:`cut_on` looks only at those within
+    ON_LINE_MM of an edge's line: horizontal ones by their y, vertical ones by their x (buckets of
+    ON_LINE_MM, the neighbouring buckets looked at too). Gives what ``_cut_on`` gives."""
+
+    def __init__(self, segments: list[Segment]):
+        self.segments = segments
+        self.rows: dict[int, list[Segment]] | None = {}
+        self.columns: dict[int, list[Segment]] = {}
+        try:
+            for s in segments:
+                if abs(s.top - s.bottom) < ON_LINE_MM:
+                    self.rows.setdefault(math.floor(s.top / ON_LINE_MM), []).append(s)
+                if abs(s.x0 - s.x1) < ON_LINE_MM:
+                    self.columns.setdefault(math.floor(s.x0 / ON_LINE_MM), []).append(s)
+        except (ValueError, OverflowError):  # a coordinate that is not a finite number: look at every segment
+            self.rows = None
+
+    def _near(self, buckets: dict[int, list[Segment]], at: float) -> list[Segment]:
+        k = math.floor(at / ON_LINE_MM)  # two buckets either side: rounding never hides a segment
+        return [s for b in range(k - 2, k + 3) for s in buckets.get(b, ())]
+
+    def cut_on(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Whether some straight segment covers the edge from (x0, y0) to (x1, y1)."""
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        if self.rows is None or not (math.isfinite(mx) and math.isfinite(my)):
+            return _cut_on(self.segments, x0, y0, x1, y1)
+        across = abs(y0 - y1) < ON_LINE_MM  # the edge runs along x
+        if across and any(abs(s.top - my) < ON_LINE_MM and s.x0 - ON_LINE_MM <= min(x0, x1) and max(x0, x1) <= s.x1 + ON_LINE_MM
+                          for s in self._near(self.rows, my)):
+            return True
+        if abs(x0 - x1) < ON_LINE_MM:  # the edge runs along y: a vertical segment (not taken as horizontal above)
+            return any(not (across and abs(s.top - s.bottom) < ON_LINE_MM) and abs(s.x0 - mx) < ON_LINE_MM
+                       and s.top - ON_LINE_MM <= min(y0, y1) and max(y0, y1) <= s.bottom + ON_LINE_MM
+                       for s in self._near(self.columns, mx))
+        return False
+
+
 def patch_squares(page: PageDrawing) -> list[Box]:
     """Filled, unstroked squares of at least MIN_SQUARE_MM: the squares of patches."""
     return [b for b in page.boxes if b.fill and not b.stroke and _is_square(b) and b.w >= MIN_SQUARE_MM]
@@ -163,6 +201,7 @@ def split_pieces(squares: list[Box], segments: list[Segment]) -> tuple[list[list
                     return j
         return None
 
+    cuts = _CutIndex(segments)
     uncut = 0
     for i, b in enumerate(squares):
         for dx, dy in ((b.w, 0.0), (0.0, b.h), (-b.w, 0.0), (0.0, -b.h)):
@@ -175,7 +214,7 @@ def split_pieces(squares: list[Box], segments: list[Segment]) -> tuple[list[list
                 edge = (b.x0, b.bottom, b.x1, b.bottom)
             else:
                 edge = (b.x0, b.top, b.x1, b.top)
-            cut = _cut_on(segments, *edge)
+            cut = cuts.cut_on(*edge)
             if j is None:
                 uncut += not cut
             elif not cut and abs(squares[j].w - b.w) <= SIZE_TOLERANCE_MM:

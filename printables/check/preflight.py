@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import struct
 from collections import Counter
@@ -300,30 +301,50 @@ def check_text_sizes(pdf, params: dict) -> CheckResult:
     return CheckResult("text sizes", not problems, "; ".join(problems[:4]) or "; ".join(shown[:4]) or "no text")
 
 
-def _inks(page) -> list[Ink]:
+_WHITE: dict = {}
+
+
+def _white(colour) -> bool:
+    """``_is_white``, remembered per colour (a page has a few colours and thousands of objects)."""
+    try:
+        return _WHITE[colour]
+    except KeyError:
+        _WHITE[colour] = found = _is_white(colour)
+        return found
+    except TypeError:  # a colour that cannot be a key (a list)
+        return _is_white(colour)
+
+
+def _ink_rows(page):
+    """(x0, top, x1, bottom, kind, text, background, hairline) of what the page inks, in mm: shapes
+    (``text`` None), then characters (``kind`` "text"), in pdfplumber's order."""
     mm = pt_to_mm
-    inks = []
     for kind, objects in (("rectangle", page.rects), ("line", page.lines), ("curve", page.curves)):
         for o in objects:
-            stroke = bool(o.get("stroke")) and not _is_white(o.get("stroking_color"))
-            fill = bool(o.get("fill")) and not _is_white(o.get("non_stroking_color"))
+            stroke = bool(o.get("stroke")) and not _white(o.get("stroking_color"))
+            fill = bool(o.get("fill")) and not _white(o.get("non_stroking_color"))
             if not (stroke or fill):
                 continue
             pad = (o.get("linewidth") or 0) / 2 if stroke else 0.0
             straight = kind == "line" or (kind != "rectangle" and len(o.get("pts") or ()) == 2)
             hairline = straight and stroke and not fill and mm(o.get("linewidth") or 0) <= MARK_MAX_LINE_MM and (
                 abs(o["x1"] - o["x0"]) < 0.01 or abs(o["bottom"] - o["top"]) < 0.01)
-            inks.append(Ink(mm(o["x0"] - pad), mm(o["top"] - pad), mm(o["x1"] + pad), mm(o["bottom"] + pad),
-                            kind, fill and not stroke, hairline))
+            yield (mm(o["x0"] - pad), mm(o["top"] - pad), mm(o["x1"] + pad), mm(o["bottom"] + pad),
+                   kind, None, fill and not stroke, hairline)
     height = page.height
     for c in page.chars:
-        if c.get("text", " ").isspace() or _is_white(c.get("non_stroking_color")):
+        if c.get("text", " ").isspace() or _white(c.get("non_stroking_color")):
             continue
         baseline = height - c["matrix"][5]  # from the top
         size = c["size"]
-        inks.append(Ink(mm(c["x0"]), mm(baseline - INK_ABOVE_EM * size), mm(c["x1"]), mm(baseline + INK_BELOW_EM * size),
-                        f"text {c['text']!r}", False, False))
-    return inks
+        yield (mm(c["x0"]), mm(baseline - INK_ABOVE_EM * size), mm(c["x1"]), mm(baseline + INK_BELOW_EM * size),
+               "text", c["text"], False, False)
+
+
+def _inks(page) -> list[Ink]:
+    """What the page inks (rectangles, lines and curves, then characters), in mm."""
+    return [Ink(x0, top, x1, bottom, kind if text is None else f"text {text!r}", background, hairline)
+            for x0, top, x1, bottom, kind, text, background, hairline in _ink_rows(page)]
 
 
 def _render_grey(document, index: int, dpi: float):
@@ -358,31 +379,57 @@ def check_visible_text(path: Path, pdf) -> CheckResult:
         document.close()
 
 
+def _boxes_show_contrast(image, boxes: list[tuple[int, int, int, int]], np) -> list[bool]:
+    """For each pixel box (x0, x1, y0, y1) of a grey image, whether ``image[y0:y1, x0:x1]`` holds
+    at least VISIBLE_CONTRAST between its darkest and lightest pixel (an empty box holds none).
+    The bounds mean what they mean in that slice (a negative one counts from the image's end).
+
+    A row band at a time (the boxes of a line of text share it): the darkest and lightest pixel of
+    each column in the band, reduced over each box's columns, so a page takes a few numpy calls a
+    line instead of a few a letter."""
+    rows, cols = image.shape
+    visible = [False] * len(boxes)
+    bands: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    for i, (x0, x1, y0, y1) in enumerate(boxes):
+        x0, x1, _ = slice(x0, x1).indices(cols)
+        y0, y1, _ = slice(y0, y1).indices(rows)
+        if x0 < x1 and y0 < y1:
+            bands.setdefault((y0, y1), []).append((i, x0, x1))
+    for (y0, y1), members in bands.items():
+        band = image[y0:y1]
+        ends = np.array([x for _, x0, x1 in members for x in (x0, x1)], dtype=np.intp)
+        # one column past the image, so that a box may end at its edge (reduceat takes starts)
+        darkest = np.minimum.reduceat(np.append(band.min(axis=0), 0), ends)[0::2].astype(int)
+        lightest = np.maximum.reduceat(np.append(band.max(axis=0), 0), ends)[0::2].astype(int)
+        for (i, _, _), contrast in zip(members, (lightest - darkest).tolist()):
+            visible[i] = contrast >= VISIBLE_CONTRAST
+    return visible
+
+
 def _visible_text(document, pdf, np) -> CheckResult:
     problems = []
     counted = 0
     scale = VISIBLE_DPI / 72
     for index, page in enumerate(pdf.pages):
-        chars = [c for c in page.chars if c.get("text", "").isalnum() and not _is_white(c.get("non_stroking_color"))]
+        chars = [c for c in page.chars if c.get("text", "").isalnum() and not _white(c.get("non_stroking_color"))]
         if not chars:
             continue
         image = _render_grey(document, index, VISIBLE_DPI)
         rows, cols = image.shape
         media_x0, media_top = float(page.mediabox[0]), float(page.mediabox[3])
-        hidden = []
+        boxes = []  # each character's pixel box (x0, x1, y0, y1)
         for char in chars:
             size = char["size"]
             # the text matrix is in the page's own space: the image's is the MediaBox from its top-left
             left = char["matrix"][4] - media_x0
             baseline = media_top - char["matrix"][5]
-            x0 = max(int(left * scale) - VISIBLE_PAD_PX, 0)
-            x1 = min(int(np.ceil((left + char["x1"] - char["x0"]) * scale)) + VISIBLE_PAD_PX, cols)
-            y0 = max(int((baseline - 0.75 * size) * scale), 0)
-            y1 = min(int(np.ceil((baseline + 0.2 * size) * scale)), rows)
-            box = image[y0:y1, x0:x1]
-            counted += 1
-            if box.size == 0 or int(box.max()) - int(box.min()) < VISIBLE_CONTRAST:
-                hidden.append(char)
+            boxes.append((max(int(left * scale) - VISIBLE_PAD_PX, 0),
+                          min(math.ceil((left + char["x1"] - char["x0"]) * scale) + VISIBLE_PAD_PX, cols),
+                          max(int((baseline - 0.75 * size) * scale), 0),
+                          min(math.ceil((baseline + 0.2 * size) * scale), rows)))
+        counted += len(chars)
+        visible = _boxes_show_contrast(image, boxes, np)
+        hidden = [char for char, shows in zip(chars, visible) if not shows]
         if hidden:
             runs: list[list] = []
             for char in hidden:  # neighbouring hidden characters of one line read as one run
@@ -427,21 +474,24 @@ def check_safe_zone(pdf, reader: PdfReader, params: dict) -> CheckResult:
         role = _role(right - left, bottom - top)  # the paper (or trim) itself: cards on a sheet keep 5 mm
         safe = SAFE_MM[role]
         bad = []
-        for ink in _inks(page):
-            outside = ink.x0 < left - EDGE_TOLERANCE_MM or ink.top < top - EDGE_TOLERANCE_MM or \
-                ink.x1 > right + EDGE_TOLERANCE_MM or ink.bottom > bottom + EDGE_TOLERANCE_MM
-            wholly_outside = ink.x1 <= left + EDGE_TOLERANCE_MM or ink.x0 >= right - EDGE_TOLERANCE_MM or \
-                ink.bottom <= top + EDGE_TOLERANCE_MM or ink.top >= bottom - EDGE_TOLERANCE_MM
-            reaches = ink.x0 <= left + EDGE_TOLERANCE_MM or ink.top <= top + EDGE_TOLERANCE_MM or \
-                ink.x1 >= right - EDGE_TOLERANCE_MM or ink.bottom >= bottom - EDGE_TOLERANCE_MM
-            if ink.background and reaches and not wholly_outside:
+        least = safe - EDGE_TOLERANCE_MM
+        for x0, y0, x1, y1, kind, text, background, hairline in _ink_rows(page):
+            gap = min(x0 - left, y0 - top, right - x1, bottom - y1)
+            if not gap < least:
+                continue  # clear of the margin (what follows only exempts)
+            outside = x0 < left - EDGE_TOLERANCE_MM or y0 < top - EDGE_TOLERANCE_MM or \
+                x1 > right + EDGE_TOLERANCE_MM or y1 > bottom + EDGE_TOLERANCE_MM
+            wholly_outside = x1 <= left + EDGE_TOLERANCE_MM or x0 >= right - EDGE_TOLERANCE_MM or \
+                y1 <= top + EDGE_TOLERANCE_MM or y0 >= bottom - EDGE_TOLERANCE_MM
+            reaches = x0 <= left + EDGE_TOLERANCE_MM or y0 <= top + EDGE_TOLERANCE_MM or \
+                x1 >= right - EDGE_TOLERANCE_MM or y1 >= bottom - EDGE_TOLERANCE_MM
+            if background and reaches and not wholly_outside:
                 continue  # background colour running to the edge, or bleed over the trim
-            if boxes["/TrimBox"] is not None and ink.hairline and wholly_outside:
+            if boxes["/TrimBox"] is not None and hairline and wholly_outside:
                 continue  # a crop mark
-            gap = min(ink.x0 - left, ink.top - top, right - ink.x1, bottom - ink.bottom)
-            if gap < safe - EDGE_TOLERANCE_MM:
-                where = "outside the trim" if outside and boxes["/TrimBox"] is not None else f"{max(gap, 0):.1f} mm from the edge"
-                bad.append((gap, f"{ink.what} {where} at ({ink.x0:.1f}, {ink.top:.1f}) mm"))
+            what = kind if text is None else f"text {text!r}"
+            where = "outside the trim" if outside and boxes["/TrimBox"] is not None else f"{max(gap, 0):.1f} mm from the edge"
+            bad.append((gap, f"{what} {where} at ({x0:.1f}, {y0:.1f}) mm"))
         counts.append(len(bad))
         if bad:
             bad.sort()

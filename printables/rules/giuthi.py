@@ -519,7 +519,8 @@ def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
 # whether the turn has crossed yet, direction, start pit and seeds lifted, an entry
 # (delta, shift of the end pit, table row of the relay from the end pit, what an empty end pit
 # means). The relay row already has the flipped direction and the crossed flag after the lap, so
-# the inner loop is an index, an addition and a byte read per lap.
+# the inner loop is an index, an addition and a byte read per lap. A sowing's first lap starts
+# from the caller's tuple of pits, so its end pit is read there (see _first_laps).
 
 _PIT_BITS = 8
 
@@ -533,7 +534,7 @@ class _Kernel:
         self.cap = cap  # most seeds on a board the tables serve: 2n x MAX_SEEDS_PER_PIT
         self.south = south  # the bits of South's pits in a packed board
         self.north = north  # the shift of North's first pit (the bits above it are North's)
-        # starts[player]: (start pit, ((uncrossed row, one-sowing Move, d) for d in CCW, CW))
+        # starts[player]: (start pit, ((first-lap row, one-sowing Move, d) for d in CCW, CW))
         # per own pit, ascending: the order of legal_moves.
         self.starts = starts
 
@@ -595,10 +596,25 @@ def _build_kernel(n: int) -> _Kernel:
                     empty = (_PIT_BITS * (size - 1 - end), tuple(chain))
                 row.append((delta, _PIT_BITS * end, rows[crossed, -d, end], empty))
         starts.append(tuple(
-            (pit, tuple((rows[False, d, pit], _MOVES[pit][d], d) for d in (1, -1)))
+            (pit, tuple((_first_laps(rows[False, d, pit], pit, size), _MOVES[pit][d], d) for d in (1, -1)))
             for pit in range(lo, hi)
         ))
     return _Kernel(cap, seed[n] - 1, _PIT_BITS * n, tuple(starts))
+
+
+def _first_laps(row: list, start: int, size: int) -> list:
+    """A sowing's first lap from ``start``: first[seeds] = (delta, end pit, more, relay row, empty
+    end), as the lap row's entry, but the end pit then holds its seeds before the lap plus
+    ``more``: the kernel reads it on the unpacked board, without a byte read."""
+    first: list = [None]
+    for seeds, (delta, shift, relay, empty) in enumerate(row[1:], 1):
+        end = shift // _PIT_BITS
+        rounds = seeds // size
+        # Every pit gets ``rounds`` seeds and the pits up to the end one more; a lap that ends in
+        # its start pit (whole rounds) finds it emptied, holding only ``rounds``.
+        more = rounds - seeds if end == start else rounds + 1
+        first.append((delta, end, more, relay, empty))
+    return first
 
 
 def _pack(pits: Sequence[int]) -> int:
@@ -611,9 +627,9 @@ def _unpack(board: int, size: int) -> tuple[int, ...]:
     return tuple(board.to_bytes(size, "little"))
 
 
-# Laps the kernel runs inline per sowing; a longer chain (rare: random 2x6 games stay under 30
-# laps) is sown again by _sow, which also watches for a loop.
-_INLINE_LAPS = range(LOOP_CHECK_AFTER_LAPS)
+# Relay laps the kernel runs inline per sowing after the first; a longer chain (rare: random 2x6
+# games stay under 30 laps) is sown again by _sow, which also watches for a loop.
+_INLINE_LAPS = range(LOOP_CHECK_AFTER_LAPS - 1)
 
 # The one-sowing moves of _SOWINGS, same indexing: _MOVES[pit][d].
 _MOVES: tuple[dict[int, Move], ...] = tuple(
@@ -643,25 +659,27 @@ def _packed_sowings(
         lifted = pits[start]
         if lifted < 2:  # MIN_SEEDS_TO_SOW (a constant here: a global lookup per pit)
             continue
-        for row, move, d in directions:
-            seeds = lifted
-            b = board
-            for _ in inline_laps:
-                delta, shift, row, empty = row[seeds]  # row: now the relay's, from the end pit
-                b += delta
-                seeds = b >> shift & 255  # the end pit, its last seed included
-                if seeds < 2:  # it was empty: the sowing ends there
-                    break
-            else:  # a long relay chain: _sow sows it again from the start, watching for a loop
-                work = list(pits)
-                code, captured, _ = _sow(work, start, d, player, len(pits) >> 1)
-                if code == _LOOP:
-                    continue  # never ends: not a legal sowing
-                b = _pack(work)
-                if code == _AGAIN and b in seen:
+        for first, move, d in directions:
+            delta, end, more, row, empty = first[lifted]  # row: the relay's, from the end pit
+            b = board + delta
+            seeds = pits[end] + more  # the end pit after the first lap, its last seed included
+            if seeds > 1:  # it was occupied: lift it and sow on the other way, lap after lap
+                for _ in inline_laps:
+                    delta, shift, row, empty = row[seeds]
+                    b += delta
+                    seeds = b >> shift & 255  # the end pit, read on the packed board
+                    if seeds < 2:  # it was empty: the sowing ends there
+                        break
+                else:  # a long relay chain: _sow sows it again from the start, watching for loops
+                    work = list(pits)
+                    code, captured, _ = _sow(work, start, d, player, len(pits) >> 1)
+                    if code == _LOOP:
+                        continue  # never ends: not a legal sowing
+                    b = _pack(work)
+                    if code == _AGAIN and b in seen:
+                        continue
+                    keep((move, code == _AGAIN, b, captured))
                     continue
-                keep((move, code == _AGAIN, b, captured))
-                continue
             if empty is _END_STOP:
                 keep((move, False, b, 0))
             elif empty is _END_AGAIN:
@@ -791,8 +809,8 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
 
 
 # The engine's private fields. What the engine keeps in a State's ``__dict__`` besides the
-# dataclass fields (no effect on equality, hashing, repr or ``replace``), so that every candidate
-# is sown once per choice point and a turn costs no Position or frozenset:
+# dataclass fields (no effect on equality, hashing or ``replace``), so that every candidate is
+# sown once per choice point and a turn costs no Position or frozenset:
 #   _board  the packed pits; present only if the kernel serves the board (see _kernel above).
 #   _hist   packed history: ``board << 1 | player`` of each turn start since the last capture.
 #           Stores only change at a capture, which clears the history, so every such position
@@ -806,7 +824,8 @@ def _seen(state: State) -> frozenset[tuple[int, ...]]:
 #   _pass   at a turn start offering only PASS: the opponent's sowings, for the state after it;
 #   _next   after that PASS: those sowings, used once the end checks have passed.
 # A state made by apply has no history and turn_boards in its __dict__ until they are read:
-# State.__getattr__ builds them with _unpack_field.
+# State.__getattr__ builds them with _unpack_field (equal sets; a repr may list them in another
+# order than a set built position by position would).
 
 _LAZY_FIELDS = ("history", "turn_boards")
 _NO_KEYS: frozenset[int] = frozenset()
@@ -868,9 +887,9 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     board = fields.get("_board")
     if board is None:
         board = _prepare(fields)
-        if board is None or _sow is not _SOW:
-            moves = fields["_moves"] = _reference_moves(state)
-            return moves
+    if board is None or _sow is not _SOW:  # (a test replaces _sow to simulate a relay loop)
+        moves = fields["_moves"] = _reference_moves(state)
+        return moves
     pits = fields["pits"]
     player = fields["player"]
     seen = fields.get("_seen")

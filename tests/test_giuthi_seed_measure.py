@@ -1,0 +1,37 @@
+"""Pieces of the seed sprue's measure (printables/check/giuthi_seeds.py) against their definitions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import ndimage
+
+from printables.check.giuthi_seeds import BESIDE_PX, OWNER_PX, _centres, _near_seeds
+
+
+def _seed_map(gap: int) -> np.ndarray:
+    """Three seeds: two discs ``gap`` pixels apart (edge to edge) and a ring round nothing."""
+    rr, cc = np.mgrid[0:120, 0:200]
+    seed_of = np.full(rr.shape, -1)
+    seed_of[(rr - 40) ** 2 + (cc - 40) ** 2 <= 25**2] = 0
+    seed_of[(rr - 40) ** 2 + (cc - (40 + 50 + gap)) ** 2 <= 25**2] = 1
+    ring = (rr - 95) ** 2 + (cc - 150) ** 2
+    seed_of[(ring <= 20**2) & (ring >= 12**2)] = 2
+    return seed_of
+
+
+@pytest.mark.parametrize("gap", [30, 9, 8, 5, 1])
+def test_owner_and_beside_are_those_of_the_nearest_seed_pixel(gap):
+    # 8 pixels or fewer apart, the grown seeds meet: the distance transform decides.
+    seed_of = _seed_map(gap)
+    to_seed, (r, c) = ndimage.distance_transform_edt(seed_of < 0, return_indices=True)
+    owner, beside = _near_seeds(seed_of, 3)
+    assert np.array_equal(owner, np.where(to_seed <= OWNER_PX, seed_of[r, c], -1))
+    assert np.array_equal(beside, to_seed <= BESIDE_PX)
+    assert (owner == 2).sum() > (seed_of == 2).sum()  # grown into the ring's hole and round it
+
+
+def test_centres_are_ndimage_s_centres_of_mass():
+    labels, n = ndimage.label(_seed_map(12) >= 0)
+    ids = list(range(1, n + 1))
+    assert _centres(labels, ids) == [tuple(map(float, c)) for c in ndimage.center_of_mass(labels > 0, labels, ids)]
