@@ -162,3 +162,27 @@ def test_outside_a_build_every_set_models_its_own_parts(tmp_path, monkeypatch):
             build_giuthi(board, tmp_path / name, slice_parts=False, previews=False)
     assert len(log.read_text().splitlines()) == 2  # one board, one sprue
     assert files_of(tmp_path / "c") == files_of(tmp_path / "d")
+
+
+def test_a_model_that_fails_in_a_parallel_build_is_reported_in_its_turn(tmp_path, monkeypatch):
+    import multiprocessing
+
+    import printables.cad.giuthi_board as cad_board
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("the CadQuery stubs reach worker processes only when they are forked")
+    _stub_cad(monkeypatch, tmp_path / "made.log")
+    stub = cad_board.write_board
+
+    def failing(p, halves, out_dir, step=True):
+        if p.thickness_mm > 10:  # giuthi-compact's board
+            raise RuntimeError("the kernel failed on purpose")
+        return stub(p, halves, out_dir, step)
+
+    monkeypatch.setattr(cad_board, "write_board", failing)
+    names = ["giuthi-default", "giuthi-compact", "harvest-10x10-a4"]
+    result = CliRunner().invoke(main, ["build", *names, "-o", str(tmp_path / "out"), "--no-slice", "--jobs", "2"])
+    assert result.exit_code != 0
+    reported = [line.split()[1] for line in result.output.splitlines() if line.startswith(("ok ", "FAIL "))]
+    assert reported == ["giuthi-default:"]  # the presets before it, then the error
+    assert "the kernel failed on purpose" in result.output

@@ -90,3 +90,15 @@ def test_a_cut_just_below_a_tip_welds_into_a_point():
     cone = trimesh.creation.cone(radius=3.0, height=4.0, sections=24)
     loops = section_loops(cone.vertices, cone.faces, 2, np.array([2.0, 4.0 - 1e-7]))
     assert list(loops.plane) == [0]
+
+
+def test_names_too_many_to_pack_give_the_same_loops(monkeypatch):
+    import printables.check.mesh_sections as sections
+
+    mesh = trimesh.creation.icosphere(subdivisions=3, radius=5.0)
+    heights = np.linspace(-4.9, 4.9, 23)
+    packed = section_loops(mesh.vertices, mesh.faces, 1, heights)
+    monkeypatch.setattr(sections, "PACK_LIMIT", 0)
+    sorted_ = section_loops(mesh.vertices, mesh.faces, 1, heights)
+    for field in ("plane", "first", "lo", "hi", "points", "pstart", "side_a", "side_b", "sstart"):
+        assert np.array_equal(getattr(packed, field), getattr(sorted_, field)), field

@@ -64,9 +64,16 @@ def browser(downloads):
 
 
 def wait_for(condition, timeout: float = 60.0, step: float = 0.2, what: str = "condition"):
+    """Poll ``condition`` until it gives a true value. While a page is being replaced (a form posted
+    without JavaScript reloads it) an element found a moment ago may be gone: that is "not yet"."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        value = condition()
+        try:
+            value = condition()
+        except (StaleElementReferenceException, NoSuchElementException):
+            value = None
         if value:
             return value
         time.sleep(step)

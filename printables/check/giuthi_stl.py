@@ -123,12 +123,25 @@ def grid_over(lo: np.ndarray, hi: np.ndarray, step: float) -> Grid:
     return Grid(x0, y0, step, nx, ny)
 
 
+def _span3(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Least and greatest of each row of an (n, 3) array (elementwise: numpy reduces a 3-long axis slowly)."""
+    a, b, c = values[:, 0], values[:, 1], values[:, 2]
+    return np.minimum(np.minimum(a, b), c), np.maximum(np.maximum(a, b), c)
+
+
 def _row_extents(plan: np.ndarray, y: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """x extent of triangles ``plan`` (k, 3, 2) within the strips y - m <= Y <= y + m (each meets its
     triangle): the hull of its sides' cuts at the strip's edges and of the corners inside it."""
-    order = np.argsort(plan[:, :, 1], axis=1, kind="stable")
-    v = np.take_along_axis(plan, order[:, :, None], axis=1)  # corners by y: v0 lowest, v2 highest
-    (x0, y0), (x1, y1), (x2, y2) = v[:, 0].T, v[:, 1].T, v[:, 2].T
+    # Corners by y (v0 lowest, v2 highest): three compare-and-swaps.
+    (x0, y0), (x1, y1), (x2, y2) = plan[:, 0].T, plan[:, 1].T, plan[:, 2].T
+    for first, second in ((0, 1), (1, 2), (0, 1)):
+        xa, ya, xb, yb = ((x0, y0), (x1, y1), (x2, y2))[first] + ((x0, y0), (x1, y1), (x2, y2))[second]
+        swap = ya > yb
+        xa, xb = np.where(swap, xb, xa), np.where(swap, xa, xb)
+        ya, yb = np.where(swap, yb, ya), np.where(swap, ya, yb)
+        corners = [(x0, y0), (x1, y1), (x2, y2)]
+        corners[first], corners[second] = (xa, ya), (xb, yb)
+        (x0, y0), (x1, y1), (x2, y2) = corners
 
     def slope(xa, ya, xb, yb):
         dy = yb - ya
@@ -157,8 +170,7 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
     in the order of a scan over its bounding box: the result is that of testing the whole box.
     """
     tri = triangles
-    xmin, xmax = tri[:, :, 0].min(1), tri[:, :, 0].max(1)
-    ymin, ymax = tri[:, :, 1].min(1), tri[:, :, 1].max(1)
+    (xmin, xmax), (ymin, ymax) = _span3(tri[:, :, 0]), _span3(tri[:, :, 1])
     i0 = np.clip(np.ceil((xmin - grid.x0) / grid.step), 0, grid.nx).astype(np.int64)
     i1 = np.clip(np.floor((xmax - grid.x0) / grid.step), -1, grid.nx - 1).astype(np.int64)
     j0 = np.clip(np.ceil((ymin - grid.y0) / grid.step), 0, grid.ny).astype(np.int64)
@@ -183,7 +195,9 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
     if len(wide):
         tw = t_rows[wide]
         plan = tri[tw][:, :, :2]
-        sides = np.linalg.norm(plan - np.roll(plan, 1, axis=1), axis=2).min(1)
+        edge = plan - np.roll(plan, 1, axis=1)
+        length = np.sqrt(edge[:, :, 0] ** 2 + edge[:, :, 1] ** 2)
+        sides = _span3(length)[0]
         size = np.maximum(xmax[tw] - xmin[tw], ymax[tw] - ymin[tw])
         m = 1e-9 + 1e-13 * size * size / sides
         xl, xr = _row_extents(plan, grid.y0 + jj_rows[wide] * grid.step, m)

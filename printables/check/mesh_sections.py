@@ -22,6 +22,7 @@ from scipy.sparse.csgraph import connected_components
 SIGN_TOLERANCE = 1e-8  # trimesh's tol.merge: a vertex this close to a plane lies in it
 WELD_MM = 1e-5  # a side shorter than this is a point
 PLANE_SLACK = 1e-6  # faces reaching a plane within this are cut against it
+PACK_LIMIT = 2**62  # (plane, vertex, vertex) names packed in one int64 below this many
 
 
 @dataclass(frozen=True)
@@ -54,13 +55,22 @@ class Loops:
         return self.side_a[self.sstart[i]:self.sstart[i + 1]], self.side_b[self.sstart[i]:self.sstart[i + 1]]
 
 
+def _code(signs: tuple[int, int, int]) -> int:
+    """trimesh's case code of a face's vertex signs: 14 + 8 s0 + 4 s1 + 2 s2 over the sorted signs."""
+    s0, s1, s2 = sorted(signs)
+    return 14 + 8 * s0 + 4 * s1 + 2 * s2
+
+
+_CODES = np.array([_code((a, b, c)) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)], dtype=np.int64)
+
+
 def _cuts(vertices: np.ndarray, faces: np.ndarray, axis: int, heights: np.ndarray):
     """Every (plane, face) cut as two end nodes: node = (plane, vertex i, vertex j), i < j for an
     edge crossing, i == j for a vertex in the plane. Rows in trimesh's order per plane."""
     along = vertices[:, axis]
-    face_h = along[faces]
-    lo = face_h.min(1) - PLANE_SLACK
-    hi = face_h.max(1) + PLANE_SLACK
+    h0, h1, h2 = along[faces[:, 0]], along[faces[:, 1]], along[faces[:, 2]]
+    lo = np.minimum(np.minimum(h0, h1), h2) - PLANE_SLACK
+    hi = np.maximum(np.maximum(h0, h1), h2) + PLANE_SLACK
     k0 = np.searchsorted(heights, lo, "left")
     k1 = np.searchsorted(heights, hi, "right")
     counts = np.maximum(k1 - k0, 0)
@@ -71,8 +81,9 @@ def _cuts(vertices: np.ndarray, faces: np.ndarray, axis: int, heights: np.ndarra
     signs = np.zeros(dots.shape, dtype=np.int8)
     signs[dots < -SIGN_TOLERANCE] = -1
     signs[dots > SIGN_TOLERANCE] = 1
-    ordered = np.sort(signs, axis=1).astype(np.int64)
-    code = 14 + (ordered[:, 0] << 3) + (ordered[:, 1] << 2) + (ordered[:, 2] << 1)
+    # trimesh's code of the sorted signs, looked up from the signs in any order.
+    key = (signs[:, 0] + 1) * 9 + (signs[:, 1] + 1) * 3 + (signs[:, 2] + 1)
+    code = _CODES[key]
     basic = (code == 4) | (code == 12)
     one_vertex = code == 8
     one_edge = code == 16
@@ -124,12 +135,13 @@ def section_loops(vertices: np.ndarray, faces: np.ndarray, axis: int, heights: n
     # Name every cut point by (plane, i, j) and compute it once per name.
     nv = len(vertices)
     key = np.concatenate([(plane * nv + end_a[:, 0]) * nv + end_a[:, 1], (plane * nv + end_b[:, 0]) * nv + end_b[:, 1]])
-    if len(heights) * nv * nv >= 2**62:  # too many to pack in one integer: sort the triples
+    packed = len(heights) * nv * nv < PACK_LIMIT
+    if not packed:  # too many to pack in one integer: sort the triples
         triples = np.concatenate([np.c_[plane, end_a], np.c_[plane, end_b]])
         _, key = np.unique(triples, axis=0, return_inverse=True)
     names, ids = np.unique(key, return_inverse=True)
     ids = ids.ravel()
-    if len(heights) * nv * nv >= 2**62:
+    if not packed:
         first = np.zeros(len(names), dtype=np.int64)
         first[ids] = np.arange(len(ids))
         node_plane, i, j = triples[first, 0], triples[first, 1], triples[first, 2]
