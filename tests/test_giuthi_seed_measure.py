@@ -50,3 +50,13 @@ def test_grown_core_is_the_whole_raster_transform_s(seed):
     assert np.array_equal(_grown(core, reach, px), ndimage.distance_transform_edt(~core) * px <= reach)
     empty = np.zeros_like(core)
     assert np.array_equal(_grown(empty, reach, px), ndimage.distance_transform_edt(~empty) * px <= reach)
+
+
+
+def test_squared_distances_are_those_under_ndimage_s_distances():
+    from printables.check.giuthi_seeds import _squared_distances
+
+    rng = np.random.default_rng(4)
+    mask = ndimage.binary_opening(rng.random((140, 230)) < 0.8, iterations=2)
+    mask[:, :3] = True  # reaching the raster's edge
+    assert np.array_equal(np.sqrt(_squared_distances(mask)), ndimage.distance_transform_edt(mask))

@@ -259,6 +259,16 @@ def _row_order(labels: np.ndarray, ids: list[int], px: float) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda i: cents[i][1])]
 
 
+def _squared_distances(mask: np.ndarray) -> np.ndarray:
+    """Squared distance in whole pixels from each pixel to the nearest pixel outside ``mask``
+    (the nearest of ``ndimage.distance_transform_edt``'s feature transform), as integers."""
+    near = ndimage.distance_transform_edt(mask, return_distances=False, return_indices=True)
+    dtype = np.int64 if max(mask.shape) > 30_000 else np.int32
+    rows = near[0].astype(dtype, copy=False) - np.arange(mask.shape[0], dtype=dtype)[:, None]
+    cols = near[1].astype(dtype, copy=False) - np.arange(mask.shape[1], dtype=dtype)[None, :]
+    return rows * rows + cols * cols
+
+
 def _grown(core: np.ndarray, reach_mm: float, px: float) -> np.ndarray:
     """Pixels within ``reach_mm`` of a ``core`` pixel (centre to centre).
 
@@ -267,12 +277,18 @@ def _grown(core: np.ndarray, reach_mm: float, px: float) -> np.ndarray:
     """
     if not core.any():  # nothing to grow: the whole raster's transform, as it always was
         return ndimage.distance_transform_edt(~core) * px <= reach_mm
+    # The largest squared pixel distance n with sqrt(n) * px <= reach_mm, as floats compute it.
+    within = int((reach_mm / px) ** 2)
+    while np.sqrt(np.float64(within + 1)) * px <= reach_mm:
+        within += 1
+    while within >= 0 and not np.sqrt(np.float64(within)) * px <= reach_mm:
+        within -= 1
     grown = np.zeros(core.shape, dtype=bool)
     margin = int(np.ceil(reach_mm / px)) + 1
     pieces, _ = ndimage.label(core)
     for k, box in enumerate(ndimage.find_objects(pieces), start=1):
         crop = tuple(slice(max(sl.start - margin, 0), sl.stop + margin) for sl in box)
-        grown[crop] |= ndimage.distance_transform_edt(pieces[crop] != k) * px <= reach_mm
+        grown[crop] |= _squared_distances(pieces[crop] != k) <= within
     return grown
 
 
