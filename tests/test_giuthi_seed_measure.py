@@ -35,3 +35,28 @@ def test_centres_are_ndimage_s_centres_of_mass():
     labels, n = ndimage.label(_seed_map(12) >= 0)
     ids = list(range(1, n + 1))
     assert _centres(labels, ids) == [tuple(map(float, c)) for c in ndimage.center_of_mass(labels > 0, labels, ids)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_grown_core_is_the_whole_raster_transform_s(seed):
+    from printables.check.giuthi_seeds import _grown
+
+    rng = np.random.default_rng(seed)
+    core = np.zeros((150, 220), dtype=bool)
+    for _ in range(6):  # blobs, some cut by the raster's edge, some close enough to share grown pixels
+        r, c, size = rng.integers(0, 150), rng.integers(0, 220), rng.integers(2, 30)
+        core[max(r - size, 0):r + size, max(c - size // 2, 0):c + size] = True
+    reach, px = 0.4125, 0.025  # 16.5 pixels
+    assert np.array_equal(_grown(core, reach, px), ndimage.distance_transform_edt(~core) * px <= reach)
+    empty = np.zeros_like(core)
+    assert np.array_equal(_grown(empty, reach, px), ndimage.distance_transform_edt(~empty) * px <= reach)
+
+
+
+def test_squared_distances_are_those_under_ndimage_s_distances():
+    from printables.check.giuthi_seeds import _squared_distances
+
+    rng = np.random.default_rng(4)
+    mask = ndimage.binary_opening(rng.random((140, 230)) < 0.8, iterations=2)
+    mask[:, :3] = True  # reaching the raster's edge
+    assert np.array_equal(np.sqrt(_squared_distances(mask)), ndimage.distance_transform_edt(mask))
