@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--slice", action="store_true", help="slice too (the default build)")
     args = parser.parse_args()
 
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PRINTABLES_BUILD_TRACE="1")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryDirectory() as tmp:
         argv = [sys.executable, "-m", "printables", "build", "-o", tmp, "--jobs", str(args.jobs), "--verbose"]
@@ -60,6 +60,9 @@ def main() -> None:
         busiest = max(float(cpu) for cpu in re.findall(r"([\d.]+) s", workers[-1]))
         # On free cores the workers run side by side: the busiest one bounds the wall time.
         print(f"{workers[-1]}; on {args.jobs} free cores the build takes about the busiest one's {busiest:.1f} s")
+    for line in progress.splitlines():
+        if line.startswith("build: worker "):
+            print(line.split(": ", 1)[1])
     print("most CPU (in the worker): " + ", ".join(f"{name} {s:.1f} s" for name, s in sorted(per_preset, key=lambda p: -p[1])[:5]))
 
 
