@@ -313,11 +313,11 @@ def build_presets(presets: Sequence[Preset], output: Path, *, jobs: int = 1, sli
 
 
 # Rough CPU seconds of each task, to start the longest first (the order changes no file).
-CHECK_COST_S = {"mesh": 6.0, "rest": 5.0}
-PREVIEW_COST_S = 1.0
-MAKE_COST_S = 3.0  # a model preset's make (less when it copies parts; the CadQuery import is ~3 s more)
-CADQUERY_IMPORT_S = 3.0
-SHEET_COST_S = {"patchwork": 2.5, "peas": 1.0, "harvest": 0.8, "minefield": 0.6}
+# Measured with benchmarks/bench_build.py (PRINTABLES_BUILD_TRACE lists each task's CPU time).
+CHECK_COST_S = {"mesh": 1.8, "rest": 0.6}
+PREVIEW_COST_S = 0.8
+MAKE_COST_S = 3.0  # a model preset's make (less when it copies parts), plus ~3 s for the CadQuery import
+SHEET_COST_S = {"patchwork": 0.6, "peas": 0.2, "harvest": 0.1, "minefield": 0.1}
 
 
 class _Schedule:
@@ -327,9 +327,8 @@ class _Schedule:
     sharing the parts of presets that have the same ones), without its previews; a model's
     previews and checks are separate tasks that any worker runs once its files exist (the
     previews; the board and sprue meshes; the PDFs and 3MFs); a sheet is one task (made, checked,
-    added to the gallery). An idle worker takes the longest task ready, or when none is and worker
-    0 has more models left than a CadQuery import costs, the models of a group of presets worker 0
-    has not started (presets sharing a part stay in one group, so the part is still made once).
+    added to the gallery). Worker 0 never waits for another task; the others never import
+    CadQuery: an idle one takes the longest task ready, or waits for one.
     """
 
     def __init__(self, presets, output, jobs, slicer, reporters, progress):
@@ -349,6 +348,9 @@ class _Schedule:
         self.checks: dict[int, dict[str, tuple]] = {}  # preset -> check part -> (results, steps)
         self.parts_left: dict[int, int] = {}  # preset -> its previews and check parts not done
         self.previews: dict[int, tuple] = {}  # preset -> (PNGs, steps)
+        self.preview_keys: dict[tuple, int] = {}  # (board, STL names and digests) -> the preset rendering them
+        self.preview_waiting: dict[int, list[int]] = {}  # that preset -> presets that copy its previews
+        self.rendered: dict[int, tuple[Path, ...]] = {}  # preset -> the previews rendered for it
         self.done: dict[int, Built] = {}
         self.failed: dict[int, BaseException] = {}
 
@@ -367,11 +369,9 @@ class _Schedule:
             self.ready.sort(key=lambda task: (-task[0], task[1]))
             _, k, kind, files = self.ready.pop(0)
             return (kind, k, files)
-        # Nothing else to do: make the group worker 0 would reach last, if worker 0 has enough
-        # models left to pay for importing CadQuery here too.
-        if free and MAKE_COST_S * sum(len(self.groups[g]) for g in free) > 2 * CADQUERY_IMPORT_S:
-            self.owner[free[-1]] = worker
-            return ("make", self.groups[free[-1]].pop(0))
+        # Nothing ready: wait. Each model's previews and checks cost the other workers about as much
+        # as its make costs worker 0 (MAKE_COST_S against CHECK_COST_S + PREVIEW_COST_S), so making
+        # models here too would save less than its own CadQuery import costs.
         return None
 
     def _submit(self, pool, task):
@@ -393,9 +393,42 @@ class _Schedule:
         parts = [(name, files) for name, files in (("mesh", mesh), ("rest", rest)) if files]
         self.checks[k] = {}
         self.parts_left[k] = len(parts) + 1
-        self.ready.append((PREVIEW_COST_S, k, "previews", ()))
+        self._queue_previews(k, made)
         for name, files in parts:
             self.ready.append((CHECK_COST_S[name], k, "check", (name, files)))
+
+    def _queue_previews(self, k: int, made: Made) -> None:
+        """Queue a model's previews, or when a preset before it has the same board and the same STL
+        bytes (giuthi-ko and giuthi-default), copy those once rendered (as ``shared_parts`` does
+        within one process)."""
+        import hashlib
+
+        from printables.models import model_params
+
+        preset = self.presets[k]
+        stls = tuple((p.name, hashlib.sha256(p.read_bytes()).hexdigest()) for p in made.paths if p.suffix == ".stl")
+        key = (model_params(preset.kind, preset.params), stls)
+        j = self.preview_keys.setdefault(key, k)
+        if j == k or j in self.failed:
+            self.ready.append((PREVIEW_COST_S, k, "previews", ()))
+        elif j in self.rendered:
+            self._copy_previews(j, k)
+        else:
+            self.preview_waiting.setdefault(j, []).append(k)
+
+    def _copy_previews(self, j: int, k: int) -> None:
+        from printables.fileio import write_atomic
+
+        folder = next(p.parent for p in self.made[k].paths if p.suffix == ".stl")
+        self._part_done(k, previews=(tuple(write_atomic(folder / p.name, p.read_bytes()) for p in self.rendered[j]), ()))
+
+    def _part_done(self, k: int, previews=None) -> None:
+        """One of a model's previews and check parts is done; when all are, the model is."""
+        if previews is not None:
+            self.previews[k] = previews
+        self.parts_left[k] -= 1
+        if not self.parts_left[k]:
+            self._checked(k)
 
     def _checked(self, k: int) -> None:
         made = self.made[k]
@@ -448,6 +481,8 @@ class _Schedule:
                         (before, self.worker_cpu[worker], cadquery), value = future.result()
                     except Exception as error:  # raised in order, when this preset's turn comes
                         self.failed[k] = error
+                        if kind == "previews":  # those waiting to copy them render their own
+                            self.ready += [(PREVIEW_COST_S, j, "previews", ()) for j in self.preview_waiting.pop(k, [])]
                         continue
                     self.tasks[worker].append(f"{kind} {self.presets[k].name} {self.worker_cpu[worker] - before:.1f}")
                     self.cadquery[worker] |= cadquery
@@ -457,12 +492,13 @@ class _Schedule:
                         self._made(k, value)
                     else:
                         if kind == "previews":
-                            self.previews[k] = value
+                            self.rendered[k] = value[0]
+                            self._part_done(k, previews=value)
+                            for j in self.preview_waiting.pop(k, []):
+                                self._copy_previews(k, j)
                         else:
                             self.checks[k][task[2][0]] = ((task[2][1], value[0]), value[1])
-                        self.parts_left[k] -= 1
-                        if not self.parts_left[k]:
-                            self._checked(k)
+                            self._part_done(k)
             report = self.progress("build")
             report("CPU time of each worker process (imports included): "
                    + ", ".join(f"{cpu:.1f} s" for cpu in self.worker_cpu))

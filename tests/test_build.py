@@ -99,8 +99,11 @@ def _stub_cad(monkeypatch, log: Path) -> None:
     monkeypatch.setattr(cad_seeds, "build_seeds", build_seeds)
     monkeypatch.setattr(models, "write_3mfs", lambda stls, profile: [])
     # A preview stands in for the real ones, so the gallery shows it rather than the PDFs' pages.
-    monkeypatch.setattr(models, "render_previews", lambda board, out_dir, stls: [
-        write_pdf(out_dir / f"giuthi-board-{board.stem()}-open.png", "preview")])
+    def render_previews(board, out_dir, stls):
+        made(f"previews {board.stem()}")
+        return [write_pdf(out_dir / f"giuthi-board-{board.stem()}-open.png", "preview")]
+
+    monkeypatch.setattr(models, "render_previews", render_previews)
     # The printed matter too (its checks would take most of the test's time).
     import printables.render.giuthi_card as card
 
@@ -129,7 +132,12 @@ def test_presets_that_share_parts_model_them_once_and_a_parallel_build_matches_a
         assert result.exception is None or isinstance(result.exception, SystemExit), result.output
         made = log.read_text().splitlines()
         log.unlink()
+        previews = sorted(line for line in made if line.startswith("previews "))
+        made = [line for line in made if not line.startswith("previews ")]
         assert sorted(made) == ["board 12.2", "board 9.2", "seeds giuthi-seeds-12-10.5x7.35x4.5mm.stl"], (jobs, made)
+        # In a parallel build the previews are their own tasks, and giuthi-ko copies giuthi-default's
+        # (the stub stands in for the whole of render_previews, so a serial build renders both).
+        assert len(previews) == (3 if jobs == 1 else 2), (jobs, previews)
         # Every preset is reported, in the order asked for, with all of its checks run.
         report = [line.split()[1:] for line in result.output.splitlines() if line.startswith(("ok ", "FAIL "))]
         assert [words[0] for words in report] == [f"{name}:" for name in names]
