@@ -100,10 +100,14 @@ def _previews(built, output: Path, folder: Path) -> list[str]:
 
 def _page_pngs(pdf: Path, into: Path, first: int) -> list[Path]:
     """A PNG of each page of ``pdf`` at PREVIEW_DPI, drawn in this process by PDFium (pypdfium2;
-    a fifth of the time of starting pdftoppm per file), named in page order from ``first``."""
+    a fifth of the time of starting pdftoppm per file), named in page order from ``first``; none
+    for a file PDFium cannot open."""
     import pypdfium2
 
-    document = pypdfium2.PdfDocument(pdf)
+    try:
+        document = pypdfium2.PdfDocument(pdf)
+    except pypdfium2.PdfiumError:
+        return []  # not a readable PDF: its checks say so; the gallery shows no page for it
     try:
         made = []
         for number in range(len(document)):

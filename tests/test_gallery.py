@@ -29,3 +29,27 @@ def test_every_page_gets_one_preview_of_its_paper_size_and_rebuilding_gives_the_
             assert abs(image.height - height_pt * PREVIEW_DPI / 72) <= 1
             assert image.convert("L").getextrema()[0] < 100  # something dark is drawn, not a blank page
     assert build() == first
+
+
+def test_a_damaged_pdf_gets_no_preview_and_the_gallery_still_lists_its_failed_checks(tmp_path):
+    import json
+
+    from printables.build import build_preset, all_presets
+    from printables.gallery import INDEX, add_to_gallery
+
+    preset = next(p for p in all_presets() if p.name == "harvest-10x10-a4")
+    built = build_preset(preset, tmp_path, slicer=False)
+    pdf = built.paths[0]
+    pdf.write_bytes(b"%PDF-1.4\nthis is not a PDF any more\n")
+    from printables.check.dispatch import check_file
+    from printables.check.results import CheckResult
+
+    results = tuple(CheckResult(f"{pdf.name}: {r.name}", r.ok, r.detail) for r in check_file(pdf))
+    assert not all(r.ok for r in results)
+    import dataclasses
+
+    add_to_gallery(dataclasses.replace(built, results=results), tmp_path)
+    record = json.loads((tmp_path / GALLERY / preset.name / "record.json").read_text())
+    assert record["previews"] == []
+    assert any(not c["ok"] for c in record["checks"])
+    assert "harvest-10x10-a4" in (tmp_path / INDEX).read_text()

@@ -306,3 +306,47 @@ def test_an_octal_escape_past_255_fails_as_in_pdfminer():
     with pytest.raises(AssertionError) as ours:
         content_objects(data)
     assert str(ours.value) == str(theirs.value) == "Invalid octal b'777' (511)"
+
+
+JUNK = [b"<<", b">>", b"%x\n", b"(", b")", b"\\", b"[", b"]", b"{", b"}", b"<41", b"#", b"/A#20", b" 1.2.3 ", b" -- ",
+        b"\x00", b"\\777", b"(a\\)b)", b" BI ", b" true ", b"<0>", b"(x (y) z)", b" 5.5.5re "]
+
+
+def _objects_or_error(path, opener):
+    try:
+        return _objects(path, opener)
+    except Exception as error:  # a page pdfminer cannot read: the same error either way
+        return f"{type(error).__name__}: {error}"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_damaged_content_stream_reads_as_pdfplumber_reads_it(tmp_path, seed):
+    """Junk pasted into or bytes cut out of a page's content stream: the objects (or the error)
+    are pdfplumber's, whether the short way reads the page or leaves it to pdfminer."""
+    import random
+
+    rng = random.Random(seed)
+    src = make_sheet(tmp_path, ("harvest", "minefield", "peas")[seed])
+    short = 0
+    for n in range(15):
+        writer = PdfWriter(clone_from=str(src))
+        page = writer.pages[0]
+        contents = page.get_contents()
+        data = bytearray(contents.get_data())
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(data))
+            if rng.random() < 0.5:
+                data[at:at] = rng.choice(JUNK)
+            else:
+                del data[at:at + rng.randint(1, 30)]
+        contents.set_data(bytes(data))
+        page.replace_contents(contents)
+        out = tmp_path / f"damaged{n}.pdf"
+        with open(out, "wb") as handle:
+            writer.write(handle)
+        try:
+            short += content_objects(bytes(data)) is not None
+        except AssertionError:
+            pass
+        assert _objects_or_error(out, open_pdf) == _objects_or_error(out, pdfplumber.open), n
+    assert short  # some damaged pages were read the short way
