@@ -125,3 +125,19 @@ def test_a_circle_is_a_moveto_and_four_curves():
     assert c._code[0] == "n" and c._code[1] == "110 200 m"
     assert [op.split()[-1] for op in c._code[2:6]] == ["c"] * 4 and c._code[-1] == "S"
 
+
+
+def test_remembered_greys_and_widths_are_what_the_canvas_writes(monkeypatch):
+    # The style strings are remembered per value: equal values of another type or sign (1 and 1.0,
+    # 0.0 and -0.0) must still give the canvas's own text, and so must a value met after the store
+    # was emptied at its limit.
+    monkeypatch.setattr(fastpath, "_CACHE_LIMIT", 3)
+    values = [0, 0.0, -0.0, 1, 1.0, 0.25, 0.3333333, 0.25, 2.5e-7, 0.5, 0.75, 0.0, 1]
+    for stroke, fill, line_mm in zip(values, reversed(values), values[3:] + values[:3]):
+        item = Rect(10.0, 20.0, 30.0, 40.0, stroke=stroke, fill=fill, line_mm=line_mm)
+        _, fast = _canvas()
+        _, slow = _canvas()
+        _by_fastpath(fast, item)
+        _by_canvas(slow, item)
+        assert fast._code == slow._code, (stroke, fill, line_mm)
+    assert len(fastpath._STROKE_GREY) <= 3

@@ -28,6 +28,22 @@ _QUARTERS = tuple(
 )
 
 
+# "g G", "w w" and "f g" written once per value: fp_str of one number depends on its value alone
+# (0.0 and -0.0 both give "0"), and a sheet uses a handful of greys and widths some 1,500 times.
+_STROKE_GREY: dict = {}
+_WIDTH: dict = {}
+_FILL_GREY: dict = {}
+_CACHE_LIMIT = 4096  # a long-running process (printables serve) never keeps more than this many
+
+
+def _operator(cache: dict, value, template: str) -> str:
+    """``template % fp_str(value)``, remembered in ``cache``."""
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    text = cache[value] = template % fp_str(value)
+    return text
+
+
 def style(c, code: list, item, pt: float) -> tuple[int, int]:
     """Stroke grey, line width and a solid line, then fill grey, as the canvas setters write them;
     returns (stroke, fill) as 0/1. RGB colours and dashes go through the canvas itself."""
@@ -37,10 +53,10 @@ def style(c, code: list, item, pt: float) -> tuple[int, int]:
             c.setStrokeColorRGB(*stroke)
         else:
             c._strokeColorObj = (stroke, stroke, stroke)
-            code.append("%s G" % fp_str(stroke))
+            code.append(_STROKE_GREY.get(stroke) or _operator(_STROKE_GREY, stroke, "%s G"))
         width = item.line_mm * pt
         c._lineWidth = width
-        code.append("%s w" % fp_str(width))
+        code.append(_WIDTH.get(width) or _operator(_WIDTH, width, "%s w"))
         dash = getattr(item, "dash_mm", None)
         if not dash:
             code.append("[] 0 d")
@@ -55,7 +71,7 @@ def style(c, code: list, item, pt: float) -> tuple[int, int]:
             c.setFillColorRGB(*fill)
         else:
             c._fillColorObj = (fill, fill, fill)
-            code.append("%s g" % fp_str(fill))
+            code.append(_FILL_GREY.get(fill) or _operator(_FILL_GREY, fill, "%s g"))
     return int(stroke is not None), int(fill is not None)
 
 
