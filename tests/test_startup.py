@@ -54,6 +54,8 @@ def test_a_sheet_command_loads_its_own_game_only_and_no_pillow(game, tmp_path):
     assert "printables.i18n.books" not in modules  # an English sheet reads no catalogue
     assert not loaded["pillow_loaded"], "Pillow was loaded although no image was drawn"
     assert not {"tomllib", "fontTools", "cadquery", "printables.build", "printables.check"} & modules
+    # -o is matched as a short option without click's "did you mean" ranking; no preset is read
+    assert not {"difflib", "printables.params.presets"} & modules
 
 
 def test_a_sheet_in_another_language_reads_its_catalogue(tmp_path):
@@ -88,3 +90,20 @@ def test_a_profiled_run_ends_the_ordinary_way_so_the_profile_is_written(tmp_path
                             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert profile.stat().st_size > 0 and (tmp_path / "m.pdf").exists()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--ouput", "x.pdf"], "Error: No such option '--ouput'. (Did you mean one of: '--output', '--part'?)"),
+    (["-x"], "Error: No such option '-x'."),
+    (["-o"], "Error: Option '-o' requires an argument."),
+])
+def test_mistyped_options_are_still_told_as_click_tells_them(argv, says, tmp_path):
+    result, _ = _run(tmp_path, "patchwork", *argv)
+    assert (result.returncode, result.stderr.strip()) == (2, says)
+
+
+def test_short_options_with_attached_values_still_work(tmp_path):
+    out = tmp_path / "p.pdf"
+    result, _ = _run(tmp_path, "peas", f"-o{out}", "--lang=ko")
+    assert result.returncode == 0, result.stderr
+    assert len(PdfReader(out).pages) >= 1

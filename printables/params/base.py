@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from pathlib import Path
 from typing import Any, Mapping, TypeVar
 
 from printables.errors import ParameterError
@@ -70,39 +69,17 @@ def parse_dims(text: str, what: str = "grid") -> tuple[int, int]:
     return width, height
 
 
-@dataclasses.dataclass(frozen=True)
-class Preset:
-    """A preset file: its name, kind, description and raw parameter table."""
-
-    name: str
-    kind: str
-    description: str
-    params: Mapping[str, Any]
-    path: Path
+# Presets (the Preset class, load_preset) live in presets.py and load on first use: a sheet command
+# reads no preset, and each dataclass costs its import about half a millisecond to create.
+_PRESET_NAMES = frozenset({"Preset", "PRESET_KEYS", "load_preset"})
 
 
-PRESET_KEYS = {"kind", "description", "params"}
+def __getattr__(name: str):
+    """``Preset``, ``PRESET_KEYS`` and ``load_preset``, from printables/params/presets.py."""
+    if name not in _PRESET_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from printables.params import presets
 
-
-def load_preset(path: Path) -> Preset:
-    """Read a preset TOML file; errors name the file and the key."""
-    import tomllib  # here, not at the top: sheet commands read no preset and start faster
-
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except UnicodeDecodeError as error:
-        raise ParameterError(f"{path}: not UTF-8 text (byte {error.start}); a preset is a UTF-8 TOML file") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ParameterError(f"{path}: not valid TOML ({error})") from None
-    except OSError as error:
-        raise ParameterError(f"{path}: cannot read it ({error.strerror or error})") from None
-    unknown = sorted(set(data) - PRESET_KEYS)
-    if unknown:
-        raise ParameterError(f"{path}: unknown key {unknown[0]!r}; allowed: {', '.join(sorted(PRESET_KEYS))}")
-    for key in ("kind", "description"):
-        if not isinstance(data.get(key), str):
-            raise ParameterError(f"{path}: key {key!r} must be a string")
-    params = data.get("params", {})
-    if not isinstance(params, dict):
-        raise ParameterError(f"{path}: key 'params' must be a table")
-    return Preset(Path(path).stem, data["kind"], data["description"], params, Path(path))
+    value = getattr(presets, name)
+    globals()[name] = value
+    return value
