@@ -141,3 +141,59 @@ def test_remembered_greys_and_widths_are_what_the_canvas_writes(monkeypatch):
         _by_canvas(slow, item)
         assert fast._code == slow._code, (stroke, fill, line_mm)
     assert len(fastpath._STROKE_GREY) <= 3
+
+
+def _random_texts(rng):
+    from printables.layout.primitives import Text
+
+    # more than 256 distinct characters per face, so the subsets switch within a text and between texts
+    latin = [chr(c) for c in range(0x20, 0x17F) if chr(c).isprintable()] + list("()\\·—“”…%")
+    hangul = [chr(0xAC00 + i) for i in range(0, 11000, 37)]
+    items = []
+    for _ in range(700):
+        font = rng.choice(["Helvetica", "Helvetica-Bold", "NotoSans-Italic", "NanumGothic"])
+        pool = latin + hangul if font == "NanumGothic" else latin
+        string = "".join(rng.choice(pool) for _ in range(rng.choice([0, 1, 3, 12, 40])))
+        items.append(Text(rng.uniform(-5, 200), rng.uniform(-5, 280), string, size_pt=rng.choice([5, 7.5, 9, 13.37]),
+                          font=font, anchor=rng.choice(["start", "middle", "end"]),
+                          colour=rng.choice([0, 0.4, (0.2, 0.5, 0.9)]), angle=rng.choice([0, 0, 90, -33.5])))
+    return items
+
+
+def test_texts_written_directly_are_what_draw_string_writes(monkeypatch):
+    # The renderer writes plain TrueType texts itself (fastpath.text); with text_fast refused it
+    # uses drawString, drawCentredString and drawRightString. Same pages, same subsets, same bytes.
+    from printables.layout.primitives import Document, Page
+    from printables.render import pdf
+
+    rng = random.Random(14)
+    items = _random_texts(rng)
+    document = Document(tuple(Page(210.0, 297.0, tuple(items[i:i + 150])) for i in range(0, len(items), 150)),
+                        "texts", "{}", "")
+    fast = pdf.render_pdf(document)
+    monkeypatch.setattr(pdf, "text_fast", lambda c: False)
+    slow = pdf.render_pdf(document)
+    assert fast == slow
+    # and the fast path was taken for these fonts (else the comparison above shows nothing)
+    calls = []
+    monkeypatch.setattr(pdf, "text_fast", lambda c: calls.append(1) or fastpath.text_fast(c))
+    pdf.render_pdf(document)
+    assert len(calls) == len(items)
+
+
+def test_text_fast_path_refuses_what_it_does_not_write(monkeypatch):
+    from reportlab.pdfgen import textobject
+
+    from printables.render.pdf import _font
+
+    _, c = _canvas()
+    c.setFont(_font("Helvetica"), 9)
+    assert fastpath.text_fast(c)
+    monkeypatch.setattr(textobject, "rtlSupport", True)
+    assert not fastpath.text_fast(c)
+    monkeypatch.setattr(textobject, "rtlSupport", False)
+    c.setFont("Courier", 9)  # a base-14 font: not embedded TrueType
+    assert not fastpath.text_fast(c)
+    top_down = rl_canvas.Canvas(io.BytesIO(), bottomup=0)
+    top_down.setFont(_font("Helvetica"), 9)
+    assert not fastpath.text_fast(top_down)

@@ -7,6 +7,8 @@ checking its arguments again. These functions append exactly the strings those m
 (``reportlab.pdfgen.canvas`` and ``textobject``: ``setStrokeGray``, ``setFillGray``,
 ``setLineWidth``, ``setDash``, ``line``, ``rect``, ``circle`` through ``pdfgeom.bezierArc``, and a
 polygon's ``drawPath``) and set the same canvas attributes; RGB colours still go through reportlab.
+Texts in an embedded TrueType face are written as ``drawString`` & co. write them (``text``), the
+font's own ``splitString`` assigning the subset codes in drawing order as reportlab does.
 tests/test_render_fastpath.py draws thousands of random shapes both ways and compares the content
 and the PDF bytes, so a reportlab that writes them differently fails there, not in a printed sheet.
 """
@@ -16,6 +18,8 @@ from __future__ import annotations
 from math import cos, pi, sin
 
 from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfmetrics import getFont
+from reportlab.pdfgen import textobject as _textobject
 from reportlab.pdfgen.canvas import PATH_OPS
 
 # bezierArc(x1, y1, x2, y2, 0, 360): four 90-degree fragments, reportlab's own angle arithmetic.
@@ -115,3 +119,35 @@ def circle(c, code: list, x_cen: float, y_cen: float, r: float, stroke: int, fil
                                     xc + rx * (c1 + k * s1), yc - ry * (s1 - k * c1),
                                     xc + rx * c1, yc - ry * s1))
     code.append(PATH_OPS[stroke, fill, c._fillMode])
+
+
+def text_fast(c) -> bool:
+    """Whether ``text`` may draw in the canvas's current font: an embedded TrueType face, a canvas
+    drawn bottom-up, and a reportlab without right-to-left support (whose drawString rewrites
+    the text first). Anything else goes through the canvas's drawString and friends."""
+    return not _textobject.rtlSupport and c.bottomup and getattr(getFont(c._fontname), "_dynamicFont", False)
+
+
+def text(c, code: list, x: float, y: float, string: str, anchor: str) -> None:
+    """``canvas.drawString`` (anchor "start"), ``drawCentredString`` ("middle") or
+    ``drawRightString`` ("end") of a plain string in the current TrueType font (see text_fast):
+    the width as ``bidiShapedText`` measures it, a text object's origin, ``_formatText``'s
+    subset switches (``splitString`` assigns the subset codes, as drawing does) and ``T*``."""
+    font = getFont(c._fontname)
+    size = c._fontsize
+    if anchor != "start":
+        width = font.stringWidth(string, size, encoding="utf8")
+        x = x - 0.5 * width if anchor == "middle" else x - width
+    doc = c._doc
+    escape = c._escape
+    parts = []
+    current = -1
+    switch = None
+    for subset, chunk in font.splitString(string, doc):
+        if subset != current:
+            if not switch:
+                switch = f"{fp_str(size)} Tf {fp_str(c._leading)} TL"
+            parts.append(f"{font.getSubsetInternalName(subset, doc)} {switch}")
+            current = subset
+        parts.append(f"({escape(chunk)}) Tj")
+    code.append("BT 1 0 0 1 %s Tm %s T* ET" % (fp_str(x, y), " ".join(parts)))

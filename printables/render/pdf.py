@@ -21,7 +21,7 @@ from printables import __version__, fonts
 from printables.layout.primitives import BLACK, Circle, Colour, Document, Line, Page, Polygon, Rect, Text, translate
 from printables.paper import POINTS_PER_MM as PT
 from printables.paper import mm_to_pt
-from printables.render.fastpath import circle, line, polygon, rect, style
+from printables.render.fastpath import circle, line, polygon, rect, style, text, text_fast
 from printables.render.ttf import FastTTFont
 
 
@@ -122,15 +122,19 @@ def render_pdf(document: Document) -> bytes:
                 if face is None:
                     face = faces[item.font] = _font(item.font)
                 c.setFont(face, item.size_pt)
-                draw = drawers[item.anchor]
                 if item.angle:
                     c.saveState()
                     c.translate(X(item.x), Y(item.y))
                     c.rotate(item.angle)
-                    draw(0, 0, item.text)
-                    c.restoreState()
+                    x = y = 0
                 else:
-                    draw(X(item.x), Y(item.y), item.text)
+                    x, y = X(item.x), Y(item.y)
+                if text_fast(c):  # what drawString & co. write, written directly (render/fastpath.py)
+                    text(c, c._code, x, y, item.text, item.anchor)
+                else:
+                    drawers[item.anchor](x, y, item.text)
+                if item.angle:
+                    c.restoreState()
             else:  # pragma: no cover - layout only makes the primitives above
                 raise TypeError(f"cannot render {item!r}")
         c.showPage()
