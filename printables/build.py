@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -171,8 +172,13 @@ class Made:
     steps: tuple[tuple[str, float, float], ...]
 
 
-def make_preset(preset: Preset, output: Path, progress=lambda message: None, *, slicer: bool = True) -> Made:
-    """Write one preset's files into ``output/<kind>/`` (the first half of ``build_preset``)."""
+def make_preset(preset: Preset, output: Path, progress=lambda message: None, *, slicer: bool = True,
+                previews: bool = True) -> Made:
+    """Write one preset's files into ``output/<kind>/`` (the first half of ``build_preset``).
+
+    ``previews=False`` leaves a model set's PNG previews out (a whole set without them, which
+    ``printables check`` accepts); ``add_previews`` renders them into it afterwards.
+    """
     from printables.check.dispatch import expand
     from printables.models import MODEL_KINDS, build_giuthi, model_params, set_options
     from printables.sheets import SHEET_KINDS, sheet_params, write_sheet
@@ -190,13 +196,34 @@ def make_preset(preset: Preset, output: Path, progress=lambda message: None, *, 
         params = model_params(preset.kind, preset.params, source)
         options = set_options(preset.params, source)
         folder = output / preset.kind / preset.name
-        paths = tuple(build_giuthi(params, folder, slice_parts=slicer, progress=clock, **options))
+        paths = tuple(build_giuthi(params, folder, slice_parts=slicer, previews=previews, progress=clock, **options))
         checked = expand(folder)
     else:
         known = ", ".join(sorted(SHEET_KINDS) + list(MODEL_KINDS))
         raise ParameterError(f"{preset.path}: unknown kind {preset.kind!r}; known kinds: {known}")
     clock.stop()
     return Made(paths, tuple(checked), clock.steps())
+
+
+def add_previews(preset: Preset, made: Made, progress=lambda message: None
+                 ) -> tuple[tuple[Path, ...], tuple[tuple[str, float, float], ...]]:
+    """Render the previews of a model set made without them (``make_preset(previews=False)``) into
+    its folder: the PNGs written, in the order ``build_giuthi`` lists them, and the time it took.
+
+    Each PNG is written atomically and none is checked, so an interruption leaves a set
+    ``printables check`` accepts (with some previews or none). Needs the STLs, trimesh and numpy,
+    not CadQuery, so any worker process can do it.
+    """
+    from printables.models import model_params, render_previews
+
+    clock = StepClock(progress)
+    board = model_params(preset.kind, preset.params, f"{preset.path} [params]")
+    stls = [p for p in made.paths if p.suffix == ".stl"]
+    folder = stls[0].parent if stls else None
+    clock("rendering previews")
+    paths = tuple(render_previews(board, folder, stls)) if stls else ()
+    clock.stop()
+    return paths, clock.steps()
 
 
 def check_each(paths: Sequence[Path], progress=lambda message: None, *, slicer: bool = True
@@ -286,19 +313,22 @@ def build_presets(presets: Sequence[Preset], output: Path, *, jobs: int = 1, sli
 
 
 # Rough CPU seconds of each task, to start the longest first (the order changes no file).
-CHECK_COST_S = {"mesh": 6.0, "rest": 5.0}
-SHEET_COST_S = {"patchwork": 2.5, "peas": 1.0, "harvest": 0.8, "minefield": 0.6}
+# Measured with benchmarks/bench_build.py (PRINTABLES_BUILD_TRACE lists each task's CPU time).
+CHECK_COST_S = {"mesh": 1.8, "rest": 0.6}
+PREVIEW_COST_S = 0.8
+MAKE_COST_S = 3.0  # a model preset's make (less when it copies parts), plus ~3 s for the CadQuery import
+SHEET_COST_S = {"patchwork": 0.6, "peas": 0.2, "harvest": 0.1, "minefield": 0.1}
 
 
 class _Schedule:
     """A parallel build on ``jobs`` worker processes, one pool of one process each.
 
-    Worker 0 makes every model (importing CadQuery, ~3.6 s of CPU, in that process only, and
-    sharing the parts of presets that have the same ones); a model's checks are separate tasks
-    that any worker runs once its files exist (the board and sprue meshes in one, the PDFs and
-    3MFs in another); a sheet is one task (made, checked, added to the gallery). An idle worker
-    takes the longest task ready, or when none is, the models of a group of presets worker 0 has
-    not started (presets sharing a part stay in one group, so the part is still made once).
+    Worker 0 makes every model (importing CadQuery, ~3 s of CPU, in that process only, and
+    sharing the parts of presets that have the same ones), without its previews; a model's
+    previews and checks are separate tasks that any worker runs once its files exist (the
+    previews; the board and sprue meshes; the PDFs and 3MFs); a sheet is one task (made, checked,
+    added to the gallery). Worker 0 never waits for another task; the others never import
+    CadQuery: an idle one takes the longest task ready, or waits for one.
     """
 
     def __init__(self, presets, output, jobs, slicer, reporters, progress):
@@ -307,6 +337,8 @@ class _Schedule:
         self.presets, self.output, self.slicer, self.reporters = presets, output, slicer, reporters
         self.jobs, self.progress = jobs, progress
         self.worker_cpu = [0.0] * jobs
+        self.tasks: list[list[str]] = [[] for _ in range(jobs)]  # "kind preset CPU-s" of each task run
+        self.cadquery = [False] * jobs
         models = [k for k, p in enumerate(presets) if p.kind in MODEL_KINDS]
         self.groups = _sharing_groups(presets, models)  # each a list of preset indices, made in order
         self.owner: list[int | None] = [None] * len(self.groups)  # the worker making each group
@@ -314,7 +346,11 @@ class _Schedule:
             (SHEET_COST_S.get(presets[k].kind, 1.0), k, "preset", ()) for k in range(len(presets)) if k not in models]
         self.made: dict[int, Made] = {}
         self.checks: dict[int, dict[str, tuple]] = {}  # preset -> check part -> (results, steps)
-        self.parts_left: dict[int, int] = {}
+        self.parts_left: dict[int, int] = {}  # preset -> its previews and check parts not done
+        self.previews: dict[int, tuple] = {}  # preset -> (PNGs, steps)
+        self.preview_keys: dict[tuple, int] = {}  # (board, STL names and digests) -> the preset rendering them
+        self.preview_waiting: dict[int, list[int]] = {}  # that preset -> presets that copy its previews
+        self.rendered: dict[int, tuple[Path, ...]] = {}  # preset -> the previews rendered for it
         self.done: dict[int, Built] = {}
         self.failed: dict[int, BaseException] = {}
 
@@ -333,37 +369,73 @@ class _Schedule:
             self.ready.sort(key=lambda task: (-task[0], task[1]))
             _, k, kind, files = self.ready.pop(0)
             return (kind, k, files)
-        if free:  # nothing else to do: make the group worker 0 would reach last
-            self.owner[free[-1]] = worker
-            return ("make", self.groups[free[-1]].pop(0))
+        # Nothing ready: wait. Each model's previews and checks cost the other workers about as much
+        # as its make costs worker 0 (MAKE_COST_S against CHECK_COST_S + PREVIEW_COST_S), so making
+        # models here too would save less than its own CadQuery import costs.
         return None
 
     def _submit(self, pool, task):
         kind, k = task[0], task[1]
         preset, report = self.presets[k], self.reporters[k]
         if kind == "make":
-            return pool.submit(_in_worker, make_preset, preset, self.output, report, slicer=self.slicer)
+            return pool.submit(_in_worker, make_preset, preset, self.output, report, slicer=self.slicer, previews=False)
+        if kind == "previews":
+            return pool.submit(_in_worker, add_previews, preset, self.made[k], report)
         if kind == "check":
             return pool.submit(_in_worker, check_each, task[2][1], report, slicer=self.slicer)
         return pool.submit(_in_worker, build_preset, preset, self.output, report, slicer=self.slicer)
 
     def _made(self, k: int, made: Made) -> None:
-        """A model's files exist: queue its checks, the meshes apart from the rest."""
+        """A model's files exist: queue its previews and its checks, the meshes apart from the rest."""
         self.made[k] = made
         mesh = tuple(p for p in made.checked if p.suffix in (".json", ".stl"))
         rest = tuple(p for p in made.checked if p not in mesh)
         parts = [(name, files) for name, files in (("mesh", mesh), ("rest", rest)) if files]
         self.checks[k] = {}
-        self.parts_left[k] = len(parts)
+        self.parts_left[k] = len(parts) + 1
+        self._queue_previews(k, made)
         for name, files in parts:
             self.ready.append((CHECK_COST_S[name], k, "check", (name, files)))
-        if not parts:
+
+    def _queue_previews(self, k: int, made: Made) -> None:
+        """Queue a model's previews, or when a preset before it has the same board and the same STL
+        bytes (giuthi-ko and giuthi-default), copy those once rendered (as ``shared_parts`` does
+        within one process)."""
+        import hashlib
+
+        from printables.models import model_params
+
+        preset = self.presets[k]
+        stls = tuple((p.name, hashlib.sha256(p.read_bytes()).hexdigest()) for p in made.paths if p.suffix == ".stl")
+        key = (model_params(preset.kind, preset.params), stls)
+        j = self.preview_keys.setdefault(key, k)
+        if j == k or j in self.failed:
+            self.ready.append((PREVIEW_COST_S, k, "previews", ()))
+        elif j in self.rendered:
+            self._copy_previews(j, k)
+        else:
+            self.preview_waiting.setdefault(j, []).append(k)
+
+    def _copy_previews(self, j: int, k: int) -> None:
+        from printables.fileio import write_atomic
+
+        folder = next(p.parent for p in self.made[k].paths if p.suffix == ".stl")
+        self._part_done(k, previews=(tuple(write_atomic(folder / p.name, p.read_bytes()) for p in self.rendered[j]), ()))
+
+    def _part_done(self, k: int, previews=None) -> None:
+        """One of a model's previews and check parts is done; when all are, the model is."""
+        if previews is not None:
+            self.previews[k] = previews
+        self.parts_left[k] -= 1
+        if not self.parts_left[k]:
             self._checked(k)
 
     def _checked(self, k: int) -> None:
         made = self.made[k]
         by_file: dict[Path, tuple[CheckResult, ...]] = {}
-        steps = list(made.steps)
+        previews, preview_steps = self.previews.pop(k)
+        made = dataclasses.replace(made, paths=made.paths + previews)  # as build_giuthi lists them
+        steps = list(made.steps) + list(preview_steps)
         for name in ("mesh", "rest"):
             if name in self.checks[k]:
                 (files, per_file), check_steps = self.checks[k][name]
@@ -406,30 +478,45 @@ class _Schedule:
                     busy.discard(worker)
                     kind, k = task[0], task[1]
                     try:
-                        self.worker_cpu[worker], value = future.result()
+                        (before, self.worker_cpu[worker], cadquery), value = future.result()
                     except Exception as error:  # raised in order, when this preset's turn comes
                         self.failed[k] = error
+                        if kind == "previews":  # those waiting to copy them render their own
+                            self.ready += [(PREVIEW_COST_S, j, "previews", ()) for j in self.preview_waiting.pop(k, [])]
                         continue
+                    self.tasks[worker].append(f"{kind} {self.presets[k].name} {self.worker_cpu[worker] - before:.1f}")
+                    self.cadquery[worker] |= cadquery
                     if kind == "preset":
                         self.done[k] = value
                     elif kind == "make":
                         self._made(k, value)
                     else:
-                        self.checks[k][task[2][0]] = ((task[2][1], value[0]), value[1])
-                        self.parts_left[k] -= 1
-                        if not self.parts_left[k]:
-                            self._checked(k)
-            self.progress("build")("CPU time of each worker process (imports included): "
-                                   + ", ".join(f"{cpu:.1f} s" for cpu in self.worker_cpu))
+                        if kind == "previews":
+                            self.rendered[k] = value[0]
+                            self._part_done(k, previews=value)
+                            for j in self.preview_waiting.pop(k, []):
+                                self._copy_previews(k, j)
+                        else:
+                            self.checks[k][task[2][0]] = ((task[2][1], value[0]), value[1])
+                            self._part_done(k)
+            report = self.progress("build")
+            report("CPU time of each worker process (imports included): "
+                   + ", ".join(f"{cpu:.1f} s" for cpu in self.worker_cpu))
+            # The tasks each worker ran, for benchmarks/bench_build.py (which sets this variable).
+            for worker, tasks in enumerate(self.tasks if os.environ.get("PRINTABLES_BUILD_TRACE") else ()):
+                report(f"worker {worker}{' (imported CadQuery)' if self.cadquery[worker] else ''}, "
+                       f"its tasks in order with their CPU s: {', '.join(tasks)}")
         finally:
             for pool in pools:
                 pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _in_worker(task, *args, **kwargs):
-    """Run ``task`` in a worker process: (the process's CPU time so far, the task's result)."""
+    """Run ``task`` in a worker process: ((the process's CPU time before and after, whether it has
+    imported CadQuery), the task's result)."""
+    before = time.process_time()
     result = task(*args, **kwargs)
-    return time.process_time(), result
+    return (before, time.process_time(), "cadquery" in sys.modules), result
 
 
 def _sharing_groups(presets: Sequence[Preset], models: Sequence[int]) -> list[list[int]]:

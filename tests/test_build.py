@@ -99,8 +99,11 @@ def _stub_cad(monkeypatch, log: Path) -> None:
     monkeypatch.setattr(cad_seeds, "build_seeds", build_seeds)
     monkeypatch.setattr(models, "write_3mfs", lambda stls, profile: [])
     # A preview stands in for the real ones, so the gallery shows it rather than the PDFs' pages.
-    monkeypatch.setattr(models, "render_previews", lambda board, out_dir, stls: [
-        write_pdf(out_dir / f"giuthi-board-{board.stem()}-open.png", "preview")])
+    def render_previews(board, out_dir, stls):
+        made(f"previews {board.stem()}")
+        return [write_pdf(out_dir / f"giuthi-board-{board.stem()}-open.png", "preview")]
+
+    monkeypatch.setattr(models, "render_previews", render_previews)
     # The printed matter too (its checks would take most of the test's time).
     import printables.render.giuthi_card as card
 
@@ -129,7 +132,12 @@ def test_presets_that_share_parts_model_them_once_and_a_parallel_build_matches_a
         assert result.exception is None or isinstance(result.exception, SystemExit), result.output
         made = log.read_text().splitlines()
         log.unlink()
+        previews = sorted(line for line in made if line.startswith("previews "))
+        made = [line for line in made if not line.startswith("previews ")]
         assert sorted(made) == ["board 12.2", "board 9.2", "seeds giuthi-seeds-12-10.5x7.35x4.5mm.stl"], (jobs, made)
+        # In a parallel build the previews are their own tasks, and giuthi-ko copies giuthi-default's
+        # (the stub stands in for the whole of render_previews, so a serial build renders both).
+        assert len(previews) == (3 if jobs == 1 else 2), (jobs, previews)
         # Every preset is reported, in the order asked for, with all of its checks run.
         report = [line.split()[1:] for line in result.output.splitlines() if line.startswith(("ok ", "FAIL "))]
         assert [words[0] for words in report] == [f"{name}:" for name in names]
@@ -186,3 +194,68 @@ def test_a_model_that_fails_in_a_parallel_build_is_reported_in_its_turn(tmp_path
     reported = [line.split()[1] for line in result.output.splitlines() if line.startswith(("ok ", "FAIL "))]
     assert reported == ["giuthi-default:"]  # the presets before it, then the error
     assert "the kernel failed on purpose" in result.output
+
+
+def test_a_preview_that_fails_in_a_parallel_build_leaves_the_set_without_previews(tmp_path, monkeypatch):
+    import multiprocessing
+
+    import printables.models as models
+    from printables.check.dispatch import expand
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("the CadQuery stubs reach worker processes only when they are forked")
+    _stub_cad(monkeypatch, tmp_path / "made.log")
+
+    def failing(board, out_dir, stls):
+        (out_dir / "giuthi-board-first.png").write_bytes(b"one preview made")
+        raise RuntimeError("the previews failed on purpose")
+
+    # The set a serial build makes without previews, for comparison.
+    board = models.model_params("giuthi-board", {})
+    models.build_giuthi(board, tmp_path / "plain", slice_parts=False, previews=False)
+    monkeypatch.setattr(models, "render_previews", failing)
+    names = ["giuthi-default", "harvest-10x10-a4"]
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", *names, "-o", str(out), "--no-slice", "--jobs", "2"])
+    assert result.exit_code != 0
+    assert "the previews failed on purpose" in result.output
+    assert not [line for line in result.output.splitlines() if line.startswith(("ok ", "FAIL "))]
+    # The set is in place, whole, with the preview written before the failure: what check reads
+    # is the set made without previews.
+    folder = out / "giuthi-board" / "giuthi-default"
+    made = {p.name: p.read_bytes() for p in folder.iterdir()}
+    plain = {p.name: p.read_bytes() for p in (tmp_path / "plain").iterdir()}
+    assert made.pop("giuthi-board-first.png") == b"one preview made"
+    assert made.keys() == plain.keys()
+    assert [p.name for p in expand(folder)] == [p.name for p in expand(tmp_path / "plain")]
+
+
+def test_a_preview_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    import os
+
+    import trimesh
+
+    from printables.render.preview import PreviewPart, render_parts
+
+    box = trimesh.creation.box((10, 20, 5))
+    whole = render_parts([PreviewPart(box)], tmp_path / "box.png", size_px=(60, 40))
+    assert whole.read_bytes().startswith(b"\x89PNG")
+
+    from PIL import Image
+
+    save = Image.Image.save
+
+    def saved_then_interrupted(self, fp, *args, **kwargs):
+        save(self, fp, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    # Interrupted after encoding, or while the file is being written: no PNG and no debris.
+    for where, patch in ((Image.Image, ("save", saved_then_interrupted)), (os, ("fsync", interrupted))):
+        with monkeypatch.context() as m:
+            m.setattr(where, *patch)
+            with pytest.raises(KeyboardInterrupt):
+                render_parts([PreviewPart(box)], tmp_path / "again.png", size_px=(60, 40))
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["box.png"], patch[0]

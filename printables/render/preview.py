@@ -183,11 +183,15 @@ def render_parts(
     index[_outline(fbuf, normals)] = len(face_rgb) + 1
     picture = Image.fromarray(palette[index], "RGB")
     picture = picture.resize(size_px, Image.Resampling.LANCZOS)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out_path.with_name(out_path.name + ".tmp")
-    picture.save(tmp, format="PNG", optimize=False)
-    tmp.replace(out_path)
-    return out_path
+    # Written atomically (a hidden temporary file, then a rename): a preview added to a finished
+    # set (printables build) is there whole or not at all.
+    from io import BytesIO
+
+    from printables.fileio import write_atomic
+
+    buffer = BytesIO()
+    picture.save(buffer, format="PNG", optimize=False)
+    return write_atomic(out_path, buffer.getvalue())
 
 
 def render_stl(
