@@ -60,3 +60,41 @@ def test_squared_distances_are_those_under_ndimage_s_distances():
     mask = ndimage.binary_opening(rng.random((140, 230)) < 0.8, iterations=2)
     mask[:, :3] = True  # reaching the raster's edge
     assert np.array_equal(np.sqrt(_squared_distances(mask)), ndimage.distance_transform_edt(mask))
+
+
+def _bisected(edt_mm, local, seed_a, seed_b, px):
+    """The gate measure with every erosion labelled (no shortcut)."""
+    from printables.params.giuthi_seeds import MAX_GATE_WIDTH_MM
+
+    deep_a = np.unravel_index(np.argmax(np.where(seed_a, edt_mm, -1)), edt_mm.shape)
+    deep_b = np.unravel_index(np.argmax(np.where(seed_b, edt_mm, -1)), edt_mm.shape)
+
+    def joined(r):
+        labels, _ = ndimage.label(local & (edt_mm > r))
+        return bool(labels[deep_a]) and labels[deep_a] == labels[deep_b]
+
+    lo, hi = 0.0, MAX_GATE_WIDTH_MM
+    if not joined(lo):
+        return 0.0
+    while hi - lo > px / 64:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if joined(mid) else (lo, mid)
+    return 2 * lo - px / 2
+
+
+@pytest.mark.parametrize("neck, middle", [(36, 48), (48, 36), (40, 40), (0, 40)])
+def test_gate_widths_skip_only_erosions_that_cannot_join(neck, middle):
+    from printables.check.giuthi_seeds import _gate_widths
+
+    px = 0.025
+    rr, cc = np.mgrid[0:400, 0:900]
+    seed_a = (rr - 200) ** 2 + (cc - 200) ** 2 <= 150**2
+    seed_b = (rr - 200) ** 2 + (cc - 700) ** 2 <= 150**2
+    # A gate from x 340 to 560: ``neck`` pixels wide where it meets each seed, ``middle`` between.
+    half = np.where((cc < 380) | (cc > 520), neck / 2, middle / 2)
+    gate = (cc > 340) & (cc < 560) & (np.abs(rr - 200) < half) & ~seed_a & ~seed_b
+    local = seed_a | seed_b | gate
+    edt_mm = ndimage.distance_transform_edt(local) * px
+    narrowest, _, _ = _gate_widths(edt_mm, local, seed_a, seed_b, px)
+    assert narrowest == _bisected(edt_mm, local, seed_a, seed_b, px)
+    assert (narrowest == 0.0) == (neck == 0)

@@ -195,7 +195,14 @@ def _gate_widths(
     deep_a = np.unravel_index(np.argmax(np.where(seed_a, edt_mm, -1)), edt_mm.shape)
     deep_b = np.unravel_index(np.argmax(np.where(seed_b, edt_mm, -1)), edt_mm.shape)
 
+    # A path out of a seed (a 4-connected piece, never 4-next to the other seed) first steps onto a
+    # gate pixel 4-next to it; under erosion by r at or above the widest of those, none is left.
+    gate_only = local & ~seed_a & ~seed_b
+    cut = min(float(edt_mm[gate_only & ndimage.binary_dilation(seed)].max(initial=-1.0)) for seed in (seed_a, seed_b))
+
     def joined(r: float) -> bool:
+        if r >= cut:
+            return False
         labels, _ = ndimage.label(local & (edt_mm > r))
         return bool(labels[deep_a]) and labels[deep_a] == labels[deep_b]
 
@@ -207,7 +214,6 @@ def _gate_widths(
         lo, hi = (mid, hi) if joined(mid) else (lo, mid)
     # The outside pixel centre nearest a wall lies 0 to 1 pixel beyond it: take off half a pixel.
     narrowest = 2 * lo - px / 2
-    gate_only = local & ~seed_a & ~seed_b
     widest = 2 * float(edt_mm[gate_only].max()) - px / 2 if gate_only.any() else 0.0
     # Necked: eroding just past the narrowest half width leaves a middle piece touching neither seed.
     labels, _ = ndimage.label(local & (edt_mm > lo + px))
