@@ -7,7 +7,8 @@ reportlab.pdfgen.canvas"``, then ``printables <cmd> --help`` and a real build of
 default sheet into a temporary folder, for harvest, minefield, peas and patchwork. Interleaving
 keeps a busy machine from favouring either side. For each it prints the median wall time, the
 median CPU time (user + system, what the process itself used: steadier on a shared machine) and
-both as ratios to the baseline's. Goal (issue 14): at most 1.5x the baseline.
+both as ratios to the baseline's, and the median of each round's CPU ratio ("paired", steadier on
+a machine whose load changes). Goal (issue 14): at most 1.5x the baseline.
 """
 
 from __future__ import annotations
@@ -62,12 +63,17 @@ def main() -> None:
 
     medians = {name: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for name, t in times.items()}
     base_wall, base_cpu = next(iter(medians.values()))
-    print(f"cold start, median of {rounds} interleaved rounds (python {sys.version.split()[0]})")
-    print(f"{'':<42} {'wall':>8} {'ratio':>6}   {'CPU':>8} {'ratio':>6}")
+    base_times = next(iter(times.values()))
+    # paired: each round's CPU time over the baseline's in the same round, then the median; the
+    # load of a shared machine changes from round to round, so this moves less between runs
+    paired = {name: statistics.median(c / b for (_, c), (_, b) in zip(t, base_times)) for name, t in times.items()}
+    print(f"cold start, median of {rounds} interleaved rounds (python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f})")
+    print(f"{'':<42} {'wall':>8} {'ratio':>6}   {'CPU':>8} {'ratio':>6} {'paired':>7}")
     worst = 0.0
     for name, (wall, cpu) in medians.items():
         worst = max(worst, cpu / base_cpu) if name.startswith("printables") else worst
-        print(f"{name:<42} {wall * 1000:>6.0f}ms {wall / base_wall:>5.2f}x   {cpu * 1000:>6.0f}ms {cpu / base_cpu:>5.2f}x")
+        print(f"{name:<42} {wall * 1000:>6.0f}ms {wall / base_wall:>5.2f}x   {cpu * 1000:>6.0f}ms {cpu / base_cpu:>5.2f}x"
+              f" {paired[name]:>6.2f}x")
     print(f"worst CPU ratio {worst:.2f}x (goal <= {GOAL_RATIO}x): {'met' if worst <= GOAL_RATIO else 'not met'}")
 
 
