@@ -94,3 +94,16 @@ def test_open_edges_counts_each_directed_edge_as_python_tuples_would():
     for case in cases:
         assert _open_edges(case) == by_dict(case)
     assert _open_edges(tri) == 0 and _open_edges(tri[1:]) == 3
+
+
+def test_list_bodies_are_those_the_lazy_expression_finds():
+    import random
+
+    from printables.check.giuthi_3mf import _blocks
+
+    reference = re.compile(rb"<(vertices|triangles)>(.*?)</\1>", re.S)
+    parts = [b"<vertices>", b"</vertices>", b"<triangles>", b"</triangles>", b"x", b"<vertex/>"]
+    rng = random.Random(3)
+    for _ in range(2000):
+        text = b"".join(rng.choice(parts) for _ in range(rng.randint(0, 10)))
+        assert list(_blocks(text)) == [(m.group(1), m.start(2), m.end(2)) for m in reference.finditer(text)], text

@@ -35,3 +35,66 @@ def test_centres_are_ndimage_s_centres_of_mass():
     labels, n = ndimage.label(_seed_map(12) >= 0)
     ids = list(range(1, n + 1))
     assert _centres(labels, ids) == [tuple(map(float, c)) for c in ndimage.center_of_mass(labels > 0, labels, ids)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_grown_core_is_the_whole_raster_transform_s(seed):
+    from printables.check.giuthi_seeds import _grown
+
+    rng = np.random.default_rng(seed)
+    core = np.zeros((150, 220), dtype=bool)
+    for _ in range(6):  # blobs, some cut by the raster's edge, some close enough to share grown pixels
+        r, c, size = rng.integers(0, 150), rng.integers(0, 220), rng.integers(2, 30)
+        core[max(r - size, 0):r + size, max(c - size // 2, 0):c + size] = True
+    reach, px = 0.4125, 0.025  # 16.5 pixels
+    assert np.array_equal(_grown(core, reach, px), ndimage.distance_transform_edt(~core) * px <= reach)
+    empty = np.zeros_like(core)
+    assert np.array_equal(_grown(empty, reach, px), ndimage.distance_transform_edt(~empty) * px <= reach)
+
+
+
+def test_squared_distances_are_those_under_ndimage_s_distances():
+    from printables.check.giuthi_seeds import _squared_distances
+
+    rng = np.random.default_rng(4)
+    mask = ndimage.binary_opening(rng.random((140, 230)) < 0.8, iterations=2)
+    mask[:, :3] = True  # reaching the raster's edge
+    assert np.array_equal(np.sqrt(_squared_distances(mask)), ndimage.distance_transform_edt(mask))
+
+
+def _bisected(edt_mm, local, seed_a, seed_b, px):
+    """The gate measure with every erosion labelled (no shortcut)."""
+    from printables.params.giuthi_seeds import MAX_GATE_WIDTH_MM
+
+    deep_a = np.unravel_index(np.argmax(np.where(seed_a, edt_mm, -1)), edt_mm.shape)
+    deep_b = np.unravel_index(np.argmax(np.where(seed_b, edt_mm, -1)), edt_mm.shape)
+
+    def joined(r):
+        labels, _ = ndimage.label(local & (edt_mm > r))
+        return bool(labels[deep_a]) and labels[deep_a] == labels[deep_b]
+
+    lo, hi = 0.0, MAX_GATE_WIDTH_MM
+    if not joined(lo):
+        return 0.0
+    while hi - lo > px / 64:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if joined(mid) else (lo, mid)
+    return 2 * lo - px / 2
+
+
+@pytest.mark.parametrize("neck, middle", [(36, 48), (48, 36), (40, 40), (0, 40)])
+def test_gate_widths_skip_only_erosions_that_cannot_join(neck, middle):
+    from printables.check.giuthi_seeds import _gate_widths
+
+    px = 0.025
+    rr, cc = np.mgrid[0:400, 0:900]
+    seed_a = (rr - 200) ** 2 + (cc - 200) ** 2 <= 150**2
+    seed_b = (rr - 200) ** 2 + (cc - 700) ** 2 <= 150**2
+    # A gate from x 340 to 560: ``neck`` pixels wide where it meets each seed, ``middle`` between.
+    half = np.where((cc < 380) | (cc > 520), neck / 2, middle / 2)
+    gate = (cc > 340) & (cc < 560) & (np.abs(rr - 200) < half) & ~seed_a & ~seed_b
+    local = seed_a | seed_b | gate
+    edt_mm = ndimage.distance_transform_edt(local) * px
+    narrowest, _, _ = _gate_widths(edt_mm, local, seed_a, seed_b, px)
+    assert narrowest == _bisected(edt_mm, local, seed_a, seed_b, px)
+    assert (narrowest == 0.0) == (neck == 0)

@@ -5,7 +5,7 @@ import random
 
 from reportlab.pdfgen import canvas as rl_canvas
 
-from printables.layout.primitives import Circle, Line, Rect
+from printables.layout.primitives import Circle, Line, Polygon, Rect
 from printables.paper import POINTS_PER_MM as PT
 from printables.render import fastpath
 
@@ -36,6 +36,15 @@ def _by_canvas(c, item):
         c.line(item.x1, item.y1, item.x2, item.y2)
     elif isinstance(item, Rect):
         c.rect(item.x, item.y, item.w, item.h, stroke=int(stroke), fill=int(fill))
+    elif isinstance(item, Polygon):
+        path = c.beginPath()
+        (x0, y0), *rest = item.points
+        path.moveTo(x0, y0)
+        for x, y in rest:
+            path.lineTo(x, y)
+        if item.closed:
+            path.close()
+        c.drawPath(path, stroke=int(stroke), fill=int(fill) if item.closed else 0)
     else:
         c.circle(item.cx, item.cy, item.r, stroke=int(stroke), fill=int(fill))
 
@@ -47,6 +56,8 @@ def _by_fastpath(c, item):
         fastpath.line(code, item.x1, item.y1, item.x2, item.y2)
     elif isinstance(item, Rect):
         fastpath.rect(c, code, item.x, item.y, item.w, item.h, stroke, fill)
+    elif isinstance(item, Polygon):
+        fastpath.polygon(c, code, list(item.points), item.closed, stroke, fill)
     else:
         fastpath.circle(c, code, item.cx, item.cy, item.r, stroke, fill)
 
@@ -60,21 +71,34 @@ def _random_items(rng, count):
                                                          (rng.random(), rng.random(), rng.random())])
 
     def dash():
-        return rng.choice([None, None, (), (1.0, 0.5), (rng.uniform(0.1, 3), rng.uniform(0.1, 3))])
+        return rng.choice([None, None, (), (1.0, 0.5), (0.0, 1.2), (rng.uniform(0.1, 3), rng.uniform(0.1, 3)),
+                           (rng.uniform(0.1, 3), rng.uniform(0.1, 3), rng.uniform(0.1, 3))])
 
     items = []
     for _ in range(count):
-        kind = rng.randrange(3)
+        kind = rng.randrange(4)
         width = rng.choice([0.25, 0.3, 0.15, rng.uniform(0.05, 2)])
         if kind == 0:
             items.append(Line(coord(), coord(), coord(), coord(), stroke=colour(False), line_mm=width, dash_mm=dash()))
         elif kind == 1:
             items.append(Rect(coord(), coord(), rng.uniform(0, 200), rng.uniform(0, 200), stroke=colour(True),
                               fill=colour(True), line_mm=width, dash_mm=dash()))
-        else:
+        elif kind == 2:
             items.append(Circle(coord(), coord(), rng.choice([0.5, 1.8, 3.6, rng.uniform(0.01, 100)]),
                                 stroke=colour(True), fill=colour(True), line_mm=width))
+        else:
+            points = tuple((coord(), coord()) for _ in range(rng.randint(1, 7)))
+            items.append(Polygon(points, stroke=colour(True), fill=colour(True), line_mm=width,
+                                 closed=rng.random() < 0.7))
     return items
+
+
+def test_a_dash_the_canvas_refuses_is_refused_the_same_way():
+    import pytest
+
+    _, c = _canvas()
+    with pytest.raises(ValueError, match="setDash"):
+        fastpath.style(c, c._code, Line(0, 0, 1, 1, dash_mm=(-1.0, 2.0)), PT)
 
 
 def test_shapes_written_directly_are_the_canvas_own_content_and_bytes():

@@ -51,6 +51,7 @@ def test_a_sheet_command_loads_its_own_game_only_and_no_pillow(game, tmp_path):
     assert RULE_CORES & modules == {f"printables.rules.{game}"}
     # the play halves of the rule cores (moves, states, apply): a sheet draws without them
     assert not {"printables.rules.peas_play", "printables.rules.patchwork_play"} & modules
+    assert "printables.i18n.books" not in modules  # an English sheet reads no catalogue
     assert not loaded["pillow_loaded"], "Pillow was loaded although no image was drawn"
     assert not {"tomllib", "fontTools", "cadquery", "printables.build", "printables.check"} & modules
 
@@ -58,7 +59,7 @@ def test_a_sheet_command_loads_its_own_game_only_and_no_pillow(game, tmp_path):
 def test_a_sheet_in_another_language_reads_its_catalogue(tmp_path):
     result, loaded = _run(tmp_path, "minefield", "--lang", "tr", "-o", str(tmp_path / "m.pdf"))
     assert result.returncode == 0, result.stderr
-    assert "tomllib" in loaded["modules"]
+    assert {"tomllib", "printables.i18n.books"} <= set(loaded["modules"])
 
 
 def test_a_refused_option_still_ends_with_one_line_and_exit_2(tmp_path):

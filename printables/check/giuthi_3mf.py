@@ -97,12 +97,29 @@ def read_3mf(path: Path | str) -> tuple[np.ndarray, np.ndarray, dict[str, str]]:
 
 # A <vertices> or <triangles> element holding nothing but plain <vertex x y z/> or
 # <triangle v1 v2 v3/> elements (attributes in that order, double quotes, no entities).
-_BLOCK = re.compile(rb"<(vertices|triangles)>(.*?)</\1>", re.S)
+_OPEN = re.compile(rb"<(vertices|triangles)>")
 _PLAIN = {
     b"vertices": re.compile(rb'(?:[ \t\r\n]*<vertex x="[^"&<]*" y="[^"&<]*" z="[^"&<]*"[ \t\r\n]*/>)*[ \t\r\n]*'),
     b"triangles": re.compile(rb'(?:[ \t\r\n]*<triangle v1="[^"&<]*" v2="[^"&<]*" v3="[^"&<]*"[ \t\r\n]*/>)*[ \t\r\n]*'),
 }
 _VALUE = re.compile(rb'"([^"]*)"')
+
+
+def _blocks(xml: bytes):
+    """(kind, start, end) of each ``<vertices>...</vertices>`` or ``<triangles>...</triangles>``
+    body, left to right: what ``<(vertices|triangles)>(.*?)</\\1>`` finds, by plain searches."""
+    at = 0
+    while True:
+        match = _OPEN.search(xml, at)
+        if match is None:
+            return
+        kind = match.group(1)
+        end = xml.find(b"</" + kind + b">", match.end())
+        if end < 0:  # unclosed: the expression would try the next opening tag
+            at = match.start() + 1
+            continue
+        yield kind, match.end(), end
+        at = end + len(kind) + 3
 
 
 def _parse_model(xml: bytes) -> tuple[ET.Element, list[np.ndarray] | None]:
@@ -118,8 +135,8 @@ def _parse_model(xml: bytes) -> tuple[ET.Element, list[np.ndarray] | None]:
         return ET.fromstring(xml), None
     blocks: list[np.ndarray] = []
     pieces, at = [], 0
-    for match in _BLOCK.finditer(xml):
-        kind, body = match.group(1), match.group(2)
+    for kind, start, end in _blocks(xml):
+        body = xml[start:end]
         if not _PLAIN[kind].fullmatch(body):
             return ET.fromstring(xml), None
         values = _VALUE.findall(body)
@@ -130,9 +147,9 @@ def _parse_model(xml: bytes) -> tuple[ET.Element, list[np.ndarray] | None]:
                 numbers = np.fromiter(map(int, values), dtype=np.int64, count=len(values)).reshape(-1, 3)
         except (ValueError, OverflowError):
             return ET.fromstring(xml), None
-        pieces += [xml[at:match.start(2)], b"@%d" % len(blocks)]
+        pieces += [xml[at:start], b"@%d" % len(blocks)]
         blocks.append(numbers)
-        at = match.end(2)
+        at = end
     pieces.append(xml[at:])
     tree = ET.fromstring(b"".join(pieces))
     if next(tree.iter(f"{{{CORE_NS}}}vertex"), None) is not None or next(tree.iter(f"{{{CORE_NS}}}triangle"), None) is not None:

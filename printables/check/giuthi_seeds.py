@@ -195,7 +195,14 @@ def _gate_widths(
     deep_a = np.unravel_index(np.argmax(np.where(seed_a, edt_mm, -1)), edt_mm.shape)
     deep_b = np.unravel_index(np.argmax(np.where(seed_b, edt_mm, -1)), edt_mm.shape)
 
+    # A path out of a seed (a 4-connected piece, never 4-next to the other seed) first steps onto a
+    # gate pixel 4-next to it; under erosion by r at or above the widest of those, none is left.
+    gate_only = local & ~seed_a & ~seed_b
+    cut = min(float(edt_mm[gate_only & ndimage.binary_dilation(seed)].max(initial=-1.0)) for seed in (seed_a, seed_b))
+
     def joined(r: float) -> bool:
+        if r >= cut:
+            return False
         labels, _ = ndimage.label(local & (edt_mm > r))
         return bool(labels[deep_a]) and labels[deep_a] == labels[deep_b]
 
@@ -207,7 +214,6 @@ def _gate_widths(
         lo, hi = (mid, hi) if joined(mid) else (lo, mid)
     # The outside pixel centre nearest a wall lies 0 to 1 pixel beyond it: take off half a pixel.
     narrowest = 2 * lo - px / 2
-    gate_only = local & ~seed_a & ~seed_b
     widest = 2 * float(edt_mm[gate_only].max()) - px / 2 if gate_only.any() else 0.0
     # Necked: eroding just past the narrowest half width leaves a middle piece touching neither seed.
     labels, _ = ndimage.label(local & (edt_mm > lo + px))
@@ -259,13 +265,46 @@ def _row_order(labels: np.ndarray, ids: list[int], px: float) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda i: cents[i][1])]
 
 
+def _squared_distances(mask: np.ndarray) -> np.ndarray:
+    """Squared distance in whole pixels from each pixel to the nearest pixel outside ``mask``
+    (the nearest of ``ndimage.distance_transform_edt``'s feature transform), as integers."""
+    near = ndimage.distance_transform_edt(mask, return_distances=False, return_indices=True)
+    dtype = np.int64 if max(mask.shape) > 30_000 else np.int32
+    rows = near[0].astype(dtype, copy=False) - np.arange(mask.shape[0], dtype=dtype)[:, None]
+    cols = near[1].astype(dtype, copy=False) - np.arange(mask.shape[1], dtype=dtype)[None, :]
+    return rows * rows + cols * cols
+
+
+def _grown(core: np.ndarray, reach_mm: float, px: float) -> np.ndarray:
+    """Pixels within ``reach_mm`` of a ``core`` pixel (centre to centre).
+
+    Each connected piece of the core is grown by a distance transform of its own box widened by
+    the reach: the same distances, over far fewer pixels than the whole raster's.
+    """
+    if not core.any():  # nothing to grow: the whole raster's transform, as it always was
+        return ndimage.distance_transform_edt(~core) * px <= reach_mm
+    # The largest squared pixel distance n with sqrt(n) * px <= reach_mm, as floats compute it.
+    within = int((reach_mm / px) ** 2)
+    while np.sqrt(np.float64(within + 1)) * px <= reach_mm:
+        within += 1
+    while within >= 0 and not np.sqrt(np.float64(within)) * px <= reach_mm:
+        within -= 1
+    grown = np.zeros(core.shape, dtype=bool)
+    margin = int(np.ceil(reach_mm / px)) + 1
+    pieces, _ = ndimage.label(core)
+    for k, box in enumerate(ndimage.find_objects(pieces), start=1):
+        crop = tuple(slice(max(sl.start - margin, 0), sl.stop + margin) for sl in box)
+        grown[crop] |= _squared_distances(pieces[crop] != k) <= within
+    return grown
+
+
 def _seed_map(bed: np.ndarray, edt_mm: np.ndarray, px: float) -> np.ndarray:
     """Seed index (0, 1, ... in row order) of every footprint pixel that belongs to a seed, else -1.
 
     The opening (erode, then dilate, by more than half the widest gate) removes the gates.
     """
     core = edt_mm > OPENING_RADIUS_MM
-    opened = bed & (ndimage.distance_transform_edt(~core) * px <= OPENING_RADIUS_MM + px / 2)
+    opened = _grown(core, OPENING_RADIUS_MM + px / 2, px) & bed
     labels, n = ndimage.label(opened)
     areas = np.bincount(labels.ravel(), minlength=n + 1) * px**2
     ids = [i for i in range(1, n + 1) if areas[i] >= MIN_SEED_AREA_MM2]

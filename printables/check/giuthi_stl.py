@@ -199,7 +199,7 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
         length = np.sqrt(edge[:, :, 0] ** 2 + edge[:, :, 1] ** 2)
         sides = _span3(length)[0]
         size = np.maximum(xmax[tw] - xmin[tw], ymax[tw] - ymin[tw])
-        m = 1e-9 + 1e-13 * size * size / sides
+        m = np.minimum(1e-9 + 1e-13 * size * size / sides, size)  # never wider than the box
         xl, xr = _row_extents(plan, grid.y0 + jj_rows[wide] * grid.step, m)
         ia[wide] = np.maximum(ia[wide], np.ceil((xl - m - grid.x0) / grid.step).astype(np.int64))
         ib[wide] = np.minimum(ib[wide], np.floor((xr + m - grid.x0) / grid.step).astype(np.int64))

@@ -1,12 +1,12 @@
 """What reportlab's canvas writes for a line, a rectangle, a circle and their grey colours, written
 directly into the page's content: the same operators, numbers and canvas state, fewer steps.
 
-A sheet is mostly lines, rectangles and circles (Patchwork: some 1,400 on six pages), and for each
+A sheet is mostly lines, rectangles, circles and polygons (Patchwork: some 1,500 on six pages), and for each
 the renderer called four or five canvas methods (stroke grey, line width, no dash, the shape), each
 checking its arguments again. These functions append exactly the strings those methods append
 (``reportlab.pdfgen.canvas`` and ``textobject``: ``setStrokeGray``, ``setFillGray``,
-``setLineWidth``, ``setDash([])``, ``line``, ``rect``, ``circle`` through ``pdfgeom.bezierArc``) and
-set the same canvas attributes; anything else (colours as RGB, dashes) still goes through reportlab.
+``setLineWidth``, ``setDash``, ``line``, ``rect``, ``circle`` through ``pdfgeom.bezierArc``, and a
+polygon's ``drawPath``) and set the same canvas attributes; RGB colours still go through reportlab.
 tests/test_render_fastpath.py draws thousands of random shapes both ways and compares the content
 and the PDF bytes, so a reportlab that writes them differently fails there, not in a printed sheet.
 """
@@ -42,10 +42,14 @@ def style(c, code: list, item, pt: float) -> tuple[int, int]:
         c._lineWidth = width
         code.append("%s w" % fp_str(width))
         dash = getattr(item, "dash_mm", None)
-        if dash:
-            c.setDash([d * pt for d in dash])
-        else:
+        if not dash:
             code.append("[] 0 d")
+        else:
+            array = [d * pt for d in dash]
+            if min(array) >= 0 and sum(array) > 0:  # what setDash accepts; it refuses anything else
+                code.append("[%s] 0 d" % fp_str(array))
+            else:
+                c.setDash(array)
     if fill is not None:
         if isinstance(fill, tuple):
             c.setFillColorRGB(*fill)
@@ -53,6 +57,18 @@ def style(c, code: list, item, pt: float) -> tuple[int, int]:
             c._fillColorObj = (fill, fill, fill)
             code.append("%s g" % fp_str(fill))
     return int(stroke is not None), int(fill is not None)
+
+
+def polygon(c, code: list, points: list[tuple[float, float]], closed: bool, stroke: int, fill: int) -> None:
+    """``canvas.drawPath`` of a path moved to the first point, on to the others, closed if ``closed``
+    (a path object's operators joined by spaces, after an ``n``; an open path is never filled)."""
+    (x0, y0), *rest = points
+    ops = ["n", "%s m" % fp_str(x0, y0)]
+    ops += ["%s l" % fp_str(x, y) for x, y in rest]
+    if closed:
+        ops.append("h")
+    code.append(" ".join(ops))
+    code.append(PATH_OPS[stroke, fill if closed else 0, c._fillMode])
 
 
 def line(code: list, x1: float, y1: float, x2: float, y2: float) -> None:

@@ -21,15 +21,8 @@ from printables import __version__, fonts
 from printables.layout.primitives import BLACK, Circle, Colour, Document, Line, Page, Polygon, Rect, Text, translate
 from printables.paper import POINTS_PER_MM as PT
 from printables.paper import mm_to_pt
-from printables.render.fastpath import circle, line, rect, style
+from printables.render.fastpath import circle, line, polygon, rect, style
 from printables.render.ttf import FastTTFont
-
-
-def _set_stroke(c, colour: Colour) -> None:
-    if isinstance(colour, tuple):
-        c.setStrokeColorRGB(*colour)
-    else:
-        c.setStrokeGray(colour)
 
 
 def _set_fill(c, colour: Colour) -> None:
@@ -37,19 +30,6 @@ def _set_fill(c, colour: Colour) -> None:
         c.setFillColorRGB(*colour)
     else:
         c.setFillGray(colour)
-
-
-def _style(c, item) -> tuple[int, int]:
-    stroke = item.stroke is not None
-    fill = getattr(item, "fill", None) is not None
-    if stroke:
-        _set_stroke(c, item.stroke)
-        c.setLineWidth(mm_to_pt(item.line_mm))
-        dash = getattr(item, "dash_mm", None)
-        c.setDash([mm_to_pt(d) for d in dash] if dash else [])
-    if fill:
-        _set_fill(c, item.fill)
-    return int(stroke), int(fill)
 
 
 def _font(font: str) -> str:
@@ -134,15 +114,8 @@ def render_pdf(document: Document) -> bytes:
                 stroke, fill = style(c, code, item, PT)
                 circle(c, code, item.cx * PT, height_pt - item.cy * PT, item.r * PT, stroke, fill)
             elif isinstance(item, Polygon):
-                stroke, fill = _style(c, item)
-                path = c.beginPath()
-                (x0, y0), *rest = item.points
-                path.moveTo(X(x0), Y(y0))
-                for x, y in rest:
-                    path.lineTo(X(x), Y(y))
-                if item.closed:
-                    path.close()
-                c.drawPath(path, stroke=stroke, fill=fill if item.closed else 0)
+                stroke, fill = style(c, code, item, PT)
+                polygon(c, code, [(x * PT, height_pt - y * PT) for x, y in item.points], item.closed, stroke, fill)
             elif isinstance(item, Text):
                 _set_fill(c, item.colour)
                 face = faces.get(item.font)
