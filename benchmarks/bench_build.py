@@ -10,13 +10,13 @@ a machine shared with other jobs the busiest worker's CPU time says what the wal
 free cores), and the tasks each worker ran with their CPU time (``PRINTABLES_BUILD_TRACE=1``).
 Goal (issue 14): 15 s wall on 2 cores.
 
-Figures (--jobs 2; runs interleaved with main just before this work, at load about 2.5): before
-the previews became tasks of their own, CPU 38.1 s twice, busiest worker 18.9 and 18.8 s, wall
-24.9 and 22.1 s; after, CPU 33.5 and 37.3 s, workers 16.8/16.1 and 18.4/18.3 s, wall 17.8 and
-29.8 s (a load spike). Worker 0 runs only the six makes (13.8 s, the first with the ~3 s CadQuery
-import) and then checks; worker 1 never imports CadQuery: the 27 sheets (~5 s), then the models'
-previews and checks as they are made. The workers end within a second of each other, so on 2
-free cores the build takes about half the total CPU: 17-18 s, not 15.
+Figures (--jobs 2, load 2 to 2.6, two runs each interleaved with the same code but for the
+scheduler, models.py and preview.py of before): before, CPU 38.4 and 44.5 s, busiest worker 19.1
+and 22.2 s (both workers imported CadQuery); after, CPU 37.2 and 40.4 s, busiest worker 18.8 and
+20.0 s. Worker 0 runs only the six makes (13.8 s, the first with the ~3 s CadQuery import) and
+then checks; worker 1 never imports CadQuery: the 27 sheets (~5 s), then the models' previews and
+checks as they are made. The workers end within a second of each other, so on 2 free cores the
+build takes about half the total CPU: about 19 s, not 15.
 """
 
 from __future__ import annotations
