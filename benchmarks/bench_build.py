@@ -10,12 +10,13 @@ a machine shared with other jobs the busiest worker's CPU time says what the wal
 free cores), and the tasks each worker ran with their CPU time (``PRINTABLES_BUILD_TRACE=1``).
 Goal (issue 14): 15 s wall on 2 cores.
 
-Figures (--jobs 2, load 3.6-4.8, one run each, back to back): before the previews became tasks of
-their own, CPU 55.1 s, workers 27.4 s and 27.0 s, wall 65.3 s; after, CPU 46.1 s, workers 22.9 s
-and 22.5 s, wall 67.1 s. Worker 0 now runs only the six makes (19.4 s, the first with the ~3 s
-CadQuery import) and then checks; worker 1 never imports CadQuery: the 27 sheets (7.3 s), then the
-models' previews and checks as they are made. The makes (OCCT booleans, meshing) are the
-longest path: on 2 free cores the build takes about 23 s, not 15.
+Figures (--jobs 2, load 2 to 2.6, two runs each interleaved with the same code but for the
+scheduler, models.py and preview.py of before): before, CPU 38.4 and 44.5 s, busiest worker 19.1
+and 22.2 s (both workers imported CadQuery); after, CPU 37.2 and 40.4 s, busiest worker 18.8 and
+20.0 s. Worker 0 runs only the six makes (13.8 s, the first with the ~3 s CadQuery import) and
+then checks; worker 1 never imports CadQuery: the 27 sheets (~5 s), then the models' previews and
+checks as they are made. The workers end within a second of each other, so on 2 free cores the
+build takes about half the total CPU: about 19 s, not 15.
 """
 
 from __future__ import annotations

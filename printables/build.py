@@ -316,7 +316,6 @@ def build_presets(presets: Sequence[Preset], output: Path, *, jobs: int = 1, sli
 # Measured with benchmarks/bench_build.py (PRINTABLES_BUILD_TRACE lists each task's CPU time).
 CHECK_COST_S = {"mesh": 1.8, "rest": 0.6}
 PREVIEW_COST_S = 0.8
-MAKE_COST_S = 3.0  # a model preset's make (less when it copies parts), plus ~3 s for the CadQuery import
 SHEET_COST_S = {"patchwork": 0.6, "peas": 0.2, "harvest": 0.1, "minefield": 0.1}
 
 
@@ -370,8 +369,8 @@ class _Schedule:
             _, k, kind, files = self.ready.pop(0)
             return (kind, k, files)
         # Nothing ready: wait. Each model's previews and checks cost the other workers about as much
-        # as its make costs worker 0 (MAKE_COST_S against CHECK_COST_S + PREVIEW_COST_S), so making
-        # models here too would save less than its own CadQuery import costs.
+        # (CHECK_COST_S + PREVIEW_COST_S) as its make costs worker 0 (~3 s, less when it copies
+        # parts), so making models here too would save less than its own CadQuery import (~3 s).
         return None
 
     def _submit(self, pool, task):

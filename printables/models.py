@@ -411,20 +411,27 @@ def render_previews(board: GiuthiBoardParams, out_dir: Path, stls: list[Path]) -
     import trimesh
 
     from printables.layout.giuthi_board import half_layout
-    from printables.render.preview import PreviewPart, render_parts, render_stl, rotation_about_axis
+    from printables.render.preview import PreviewPart, render_parts, rotation_about_axis
+
+    meshes: dict[Path, trimesh.Trimesh] = {}
+
+    def mesh(path: Path) -> trimesh.Trimesh:
+        """Each STL read once for all the pictures it is in (rendering never changes a mesh)."""
+        if path not in meshes:
+            meshes[path] = trimesh.load_mesh(path, file_type="stl")
+        return meshes[path]
 
     written = []
     for stl in stls:
         colour = SEED_RGB if stl.name.startswith("giuthi-seeds") else None
-        options = {"colour": colour} if colour else {}
+        part = (lambda stl=stl, colour=colour: PreviewPart(mesh(stl), None, colour) if colour else PreviewPart(mesh(stl)))
         written += _shared(("preview", stl.name, _digest(stl), colour), out_dir,
-                           lambda: [render_stl(stl, out_dir / f"{stl.stem}.png", **options)])
+                           lambda: [render_parts([part()], out_dir / f"{stl.stem}.png")])
     left_stl = out_dir / f"{board.part_name('left')}.stl"
     right_stl = out_dir / f"{board.part_name('right')}.stl"
 
     def open_and_folded() -> list[Path]:
-        left = trimesh.load_mesh(left_stl, file_type="stl")
-        right = trimesh.load_mesh(right_stl, file_type="stl")
+        left, right = mesh(left_stl), mesh(right_stl)
         stem = f"giuthi-board-{board.stem()}"
         lay = half_layout(board, "right")
         folded = rotation_about_axis((lay.axis_x, 0.0, lay.axis_z), (0.0, 1.0, 0.0), 180.0)
