@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printables.errors import ParameterError
+from printables.lazy import lazy_names
 
 if TYPE_CHECKING:
     from printables.i18n.books import Catalogue
@@ -62,15 +63,7 @@ _BOOK_NAMES = frozenset({
 })
 
 
-def __getattr__(name: str):
-    """The catalogues' names (``catalogue``, ``Catalogue``, ``needs_translation`` ...), from books.py."""
-    if name not in _BOOK_NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from printables.i18n import books
-
-    value = getattr(books, name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_names(globals(), "printables.i18n.books", _BOOK_NAMES)
 
 
 def _catalogue(lang: str) -> Catalogue:

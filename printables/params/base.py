@@ -8,6 +8,7 @@ import re
 from typing import Any, Mapping, TypeVar
 
 from printables.errors import ParameterError
+from printables.lazy import lazy_names
 
 T = TypeVar("T")
 
@@ -74,12 +75,4 @@ def parse_dims(text: str, what: str = "grid") -> tuple[int, int]:
 _PRESET_NAMES = frozenset({"Preset", "PRESET_KEYS", "load_preset"})
 
 
-def __getattr__(name: str):
-    """``Preset``, ``PRESET_KEYS`` and ``load_preset``, from printables/params/presets.py."""
-    if name not in _PRESET_NAMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from printables.params import presets
-
-    value = getattr(presets, name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_names(globals(), "printables.params.presets", _PRESET_NAMES)

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
+from printables.lazy import lazy_names
+
 PLAYERS = 2
 QUILT_SIZE = 9  # cells per side of a player's quilt
 QUILT_CELLS = QUILT_SIZE * QUILT_SIZE  # 81 cells
@@ -289,21 +291,5 @@ BONUS_NOTE = (
 SCORE_NOTE = "Score at the end: your buttons + 7 for the bonus tile - 2 for every empty square of your quilt."
 
 
-def __getattr__(name: str):
-    """The play's names (``Buy``, ``State``, ``legal_moves``, ``apply`` ...), from patchwork_play on first use."""
-    if name.startswith("__"):  # what the import system asks a module for (__path__, ...): not the play's
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from printables.rules import patchwork_play
-
-    try:
-        value = getattr(patchwork_play, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    from printables.rules import patchwork_play
-
-    return sorted(set(globals()) | {name for name in vars(patchwork_play) if not name.startswith("__")})
+# The play (Buy, State, legal_moves, apply, scores ...) loads on first use, from patchwork_play.
+__getattr__, __dir__ = lazy_names(globals(), "printables.rules.patchwork_play")

@@ -33,6 +33,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
+from printables.lazy import lazy_names
+
 Pos = tuple[int, int]
 
 DIE_FACES = 6  # values on a six-sided die: 1..DIE_FACES
@@ -333,21 +335,5 @@ FULL_RULES: tuple[tuple[str, str], ...] = (
 )
 
 
-def __getattr__(name: str):
-    """The play's names (``State``, ``legal_moves``, ``apply``, ``analyse_layout`` ...), from peas_play on first use."""
-    if name.startswith("__"):  # what the import system asks a module for (__path__, ...): not the play's
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from printables.rules import peas_play
-
-    try:
-        value = getattr(peas_play, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    from printables.rules import peas_play
-
-    return sorted(set(globals()) | {name for name in vars(peas_play) if not name.startswith("__")})
+# The play (State, legal_moves, apply, analyse_layout ...) loads on first use, from peas_play.
+__getattr__, __dir__ = lazy_names(globals(), "printables.rules.peas_play")
