@@ -5,18 +5,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from printables.rules.labels import spreadsheet_label
+
 PAGE_MARGIN_MM = 10.0
 REGION_GAP_MM = 6.0
 
 
-def column_label(index: int) -> str:
-    """Spreadsheet-style column letters: 0 → A, 25 → Z, 26 → AA."""
-    label = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        label = chr(ord("A") + rem) + label
-    return label
+column_label = spreadsheet_label  # grid columns: 0 → A, 25 → Z, 26 → AA
 
 
 @dataclass(frozen=True)

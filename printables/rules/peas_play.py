@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Union
 
+from printables.rules.labels import spreadsheet_label
 from printables.rules.peas import (
     _ALL_MASK,
     _ALL_VALUES,
@@ -111,14 +112,7 @@ def parse_move(text: str) -> Move:
 # --------------------------------------------------------------------------- states
 
 
-def _pod_label(index: int) -> str:
-    # Spreadsheet-style labels (A..Z, AA, AB, ...) so any number of pods has a name.
-    label = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        label = chr(ord("A") + rest) + label
-    return label
+_pod_label = spreadsheet_label  # pods are named A, B, ... Z, AA, AB ...
 
 
 def _pod_label_index(label: str) -> int:
