@@ -127,7 +127,8 @@ def _band_text(path_mm: float, groove_mm: float) -> str:
     band = pick_rubber_band(path_mm, groove_mm)
     if band is None:
         lo, hi = path_mm / BAND_STRETCH[1] / 2, path_mm / BAND_STRETCH[0] / 2
-        return f"a band {lo:.0f}-{hi:.0f} mm long laid flat, at most {groove_mm + 0.5:.1f} mm wide"
+        return (f"a band {lo:.0f}-{hi:.0f} mm long laid flat, at most {groove_mm + 0.5:.1f} mm wide,"
+                f" round the closed board in the grooves ({path_mm:g} mm path)")
     number, length, width = band
     return (
         f"No. {number} ({length:.0f} x {width:.1f} mm laid flat, {inch_text(length)} x"
