@@ -654,18 +654,19 @@ def test_card_in_another_language_agrees_with_the_manifest(tmp_path, lang, words
 
 
 @pytest.mark.parametrize("lang", ["en", "ko", "tr"])
-def test_a_board_no_standard_band_fits_gets_a_band_by_size_and_its_path_on_the_card(tmp_path, monkeypatch, lang):
+def test_a_board_no_standard_band_fits_gets_a_band_by_size_and_its_path_on_the_card(tmp_path, lang):
     from printables.layout.giuthi_board import band_loop_mm
-    from printables.params.giuthi_board import GiuthiBoardParams
+    from printables.models import model_params
     from printables.render import giuthi_card
 
-    monkeypatch.setattr(giuthi_card, "RUBBER_BANDS", ())  # as for a board whose loop no numbered band grips
-    board = GiuthiBoardParams()
+    board = model_params("giuthi-board", {"thickness_mm": 18})  # its loop, 359 mm, is too long for No. 33
     path = band_loop_mm(board)
+    assert giuthi_card.pick_rubber_band(path, board.band_groove_mm) is None
     band = dict(giuthi_card.giuthi_print_card(SeedParams(), {}, board).assembly)["Rubber band"]
     lo, hi = path / giuthi_card.BAND_STRETCH[1] / 2, path / giuthi_card.BAND_STRETCH[0] / 2
     assert band.startswith(f"a band {lo:.0f}-{hi:.0f} mm long laid flat") and f"({path:g} mm path)" in band
-    assert _card_failures(_card_set(tmp_path, lang=lang)) == {}  # the band check finds the path in every language
+    # The band check finds the path in every language.
+    assert _card_failures(_card_set(tmp_path, board=board, lang=lang)) == {}
 
 
 def test_english_card_records_its_language_and_board():
