@@ -48,16 +48,22 @@ def _operator(cache: dict, value, template: str) -> str:
     return text
 
 
+def _colour(code: list, colour, set_rgb, greys: dict, template: str) -> None:
+    """An RGB colour through the canvas's own setter; a grey written as the setter writes it."""
+    if isinstance(colour, tuple):
+        set_rgb(*colour)
+    else:
+        code.append(greys.get(colour) or _operator(greys, colour, template))
+
+
 def style(c, code: list, item, pt: float) -> tuple[int, int]:
     """Stroke grey, line width and a solid line, then fill grey, as the canvas setters write them;
     returns (stroke, fill) as 0/1. RGB colours and dashes go through the canvas itself."""
     stroke, fill = item.stroke, getattr(item, "fill", None)
     if stroke is not None:
-        if isinstance(stroke, tuple):
-            c.setStrokeColorRGB(*stroke)
-        else:
+        _colour(code, stroke, c.setStrokeColorRGB, _STROKE_GREY, "%s G")
+        if not isinstance(stroke, tuple):
             c._strokeColorObj = (stroke, stroke, stroke)
-            code.append(_STROKE_GREY.get(stroke) or _operator(_STROKE_GREY, stroke, "%s G"))
         width = item.line_mm * pt
         c._lineWidth = width
         code.append(_WIDTH.get(width) or _operator(_WIDTH, width, "%s w"))
@@ -71,11 +77,9 @@ def style(c, code: list, item, pt: float) -> tuple[int, int]:
             else:
                 c.setDash(array)
     if fill is not None:
-        if isinstance(fill, tuple):
-            c.setFillColorRGB(*fill)
-        else:
+        _colour(code, fill, c.setFillColorRGB, _FILL_GREY, "%s g")
+        if not isinstance(fill, tuple):
             c._fillColorObj = (fill, fill, fill)
-            code.append(_FILL_GREY.get(fill) or _operator(_FILL_GREY, fill, "%s g"))
     return int(stroke is not None), int(fill is not None)
 
 
