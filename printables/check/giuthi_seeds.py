@@ -144,9 +144,11 @@ def section_mask(mesh: trimesh.Trimesh, z_mm: float, grid: _Grid) -> np.ndarray:
     xc = p0[seg, 0] + t * (p1[seg, 0] - p0[seg, 0])
     col = np.clip(np.ceil((xc - grid.x0) / grid.px - 0.5).astype(int), 0, grid.cols)
     inside = (row >= 0) & (row < grid.rows)
-    np.add.at(mask, (row[inside], col[inside]), 1)
+    # Crossings per pixel (np.add.at's sums, counted by bincount).
+    flat = row[inside] * (grid.cols + 1) + col[inside]
+    mask = np.bincount(flat, minlength=mask.size).astype(np.int32).reshape(mask.shape)
     # Even-odd rule: a pixel is inside when an odd number of crossings lie to its left.
-    return (np.cumsum(mask, axis=1)[:, :-1] & 1).astype(bool)
+    return (np.cumsum(mask, axis=1, dtype=np.int32)[:, :-1] & 1).astype(bool)
 
 
 def _count_pieces(mask: np.ndarray, grid: _Grid) -> int:
@@ -275,6 +277,21 @@ def _squared_distances(mask: np.ndarray) -> np.ndarray:
     return rows * rows + cols * cols
 
 
+def edt(mask: np.ndarray) -> np.ndarray:
+    """``ndimage.distance_transform_edt(mask)``, bit for bit, from its feature transform.
+
+    scipy turns the (row, column) offsets to the nearest outside pixel into floats, squares and
+    adds them: whole numbers far below 2**53, so exact. The same sums are made here in place,
+    without scipy's temporary arrays (a third of its time on a sprue's raster)."""
+    near = ndimage.distance_transform_edt(mask, return_distances=False, return_indices=True)
+    rows = (near[0] - np.arange(mask.shape[0], dtype=np.int32)[:, None]).astype(np.float64)
+    cols = (near[1] - np.arange(mask.shape[1], dtype=np.int32)[None, :]).astype(np.float64)
+    rows *= rows
+    cols *= cols
+    rows += cols
+    return np.sqrt(rows, out=rows)
+
+
 def _grown(core: np.ndarray, reach_mm: float, px: float) -> np.ndarray:
     """Pixels within ``reach_mm`` of a ``core`` pixel (centre to centre).
 
@@ -374,7 +391,7 @@ def _measure_sprue(stl_path: Path | str) -> SprueMeasure:
     grid = _grid_for(mesh)
     px = grid.px
     bed = section_mask(mesh, BED_SECTION_Z_MM, grid)
-    edt_mm = ndimage.distance_transform_edt(bed) * px
+    edt_mm = edt(bed) * px
     seed_of = _seed_map(bed, edt_mm, px)
     n_seeds = int(seed_of.max()) + 1
 
