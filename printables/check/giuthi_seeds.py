@@ -10,8 +10,6 @@ footprint, which the gates do not change, since their walls are vertical and the
 
 from __future__ import annotations
 
-import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +18,7 @@ import trimesh
 from scipy import ndimage
 
 from printables.check.results import CheckResult
-from printables.check.mesh_cache import load_stl
+from printables.check.mesh_cache import load_stl, load_stl_keyed
 from printables.params.giuthi_seeds import (
     MAX_CUT_AREA_MM2,
     MAX_GATE_HEIGHT_MM,
@@ -109,7 +107,10 @@ class _Grid:
 
 def load_mesh(stl_path: Path | str) -> trimesh.Trimesh:
     """Read an STL as one mesh, resting on z = 0 as the slicer would place it."""
-    mesh = load_stl(stl_path, process=True)
+    return _on_bed(load_stl(stl_path, process=True))
+
+
+def _on_bed(mesh: trimesh.Trimesh) -> trimesh.Trimesh:
     mesh.apply_translation((0.0, 0.0, -float(mesh.bounds[0][2])))
     return mesh
 
@@ -368,26 +369,27 @@ def measure_sprue(stl_path: Path | str) -> SprueMeasure:
     """Measure seeds and gates of a seed sprue STL.
 
     A build measures each sprue twice (the board's capacity check uses its seed volume, then the
-    sprue's own check), so the measure is kept per file path and content for the process.
+    sprue's own check), and giuthi-ko's sprue is giuthi-default's: the measure, a function of the
+    file's bytes alone, is kept per content for the process.
     """
-    try:
-        key = (os.path.realpath(stl_path), hashlib.blake2b(Path(stl_path).read_bytes(), digest_size=16).digest())
-    except OSError:
-        return _measure_sprue(stl_path)  # load_mesh reports the unreadable file
+    mesh, key = load_stl_keyed(stl_path, process=True)
     found = _MEASURED.get(key)
     if found is None:
-        found = _measure_sprue(stl_path)
+        found = _measure_mesh(_on_bed(mesh))
         if len(_MEASURED) >= 8:
             _MEASURED.clear()
         _MEASURED[key] = found
     return found
 
 
-_MEASURED: dict[tuple[str, bytes], SprueMeasure] = {}
+_MEASURED: dict[bytes, SprueMeasure] = {}
 
 
 def _measure_sprue(stl_path: Path | str) -> SprueMeasure:
-    mesh = load_mesh(stl_path)
+    return _measure_mesh(load_mesh(stl_path))
+
+
+def _measure_mesh(mesh: trimesh.Trimesh) -> SprueMeasure:
     grid = _grid_for(mesh)
     px = grid.px
     bed = section_mask(mesh, BED_SECTION_Z_MM, grid)
