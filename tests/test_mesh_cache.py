@@ -125,3 +125,25 @@ def test_a_3mf_is_checked_once_per_content_and_again_after_any_change(tmp_path, 
     shutil.copy(stl, renamed.with_suffix(".stl"))
     assert [r.name.split(":")[0] for r in giuthi_3mf.check_3mf(renamed)] == ["giuthi-board-right-test"] * 5
     assert len(calls) == 5
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_huge_page_advice_is_off_while_a_file_is_checked_and_set_back(tmp_path, monkeypatch, before):
+    from numpy._core.multiarray import _set_madvise_hugepage
+
+    from printables.check import dispatch
+
+    seen = []
+
+    def check(path, slicer):
+        seen.append(_set_madvise_hugepage(False))
+        raise RuntimeError("damaged in an unforeseen way")
+
+    monkeypatch.setattr(dispatch, "_check_file", check)
+    was = _set_madvise_hugepage(before)
+    try:
+        results = dispatch.check_file(tmp_path / "x.pdf")
+        assert seen == [False] and _set_madvise_hugepage(was) is before
+    finally:
+        _set_madvise_hugepage(was)
+    assert [r.name for r in results] == ["read file"] and "RuntimeError" in results[0].detail

@@ -127,7 +127,7 @@ def _grid_for(mesh: trimesh.Trimesh, px: float = PIXEL_MM) -> _Grid:
 def section_mask(mesh: trimesh.Trimesh, z_mm: float, grid: _Grid) -> np.ndarray:
     """Pixels (rows, cols) whose centres lie inside the mesh's horizontal section at ``z_mm``."""
     segments = trimesh.intersections.mesh_plane(mesh, (0.0, 0.0, 1.0), (0.0, 0.0, z_mm))
-    mask = np.zeros((grid.rows, grid.cols + 1), dtype=np.int32)
+    mask = np.zeros((grid.rows, grid.cols + 1), dtype=np.uint8)
     if len(segments) == 0:
         return mask[:, :-1].astype(bool)
     p0, p1 = segments[:, 0, :2], segments[:, 1, :2]
@@ -145,11 +145,13 @@ def section_mask(mesh: trimesh.Trimesh, z_mm: float, grid: _Grid) -> np.ndarray:
     xc = p0[seg, 0] + t * (p1[seg, 0] - p0[seg, 0])
     col = np.clip(np.ceil((xc - grid.x0) / grid.px - 0.5).astype(int), 0, grid.cols)
     inside = (row >= 0) & (row < grid.rows)
-    # Crossings per pixel (np.add.at's sums, counted by bincount).
-    flat = row[inside] * (grid.cols + 1) + col[inside]
-    mask = np.bincount(flat, minlength=mask.size).astype(np.int32).reshape(mask.shape)
-    # Even-odd rule: a pixel is inside when an odd number of crossings lie to its left.
-    return (np.cumsum(mask, axis=1, dtype=np.int32)[:, :-1] & 1).astype(bool)
+    # Even-odd rule: a pixel is inside when an odd number of crossings lie to its left. Only
+    # parities count: each pixel's crossings, odd or even, then their running parity along the row.
+    pixel, crossings = np.unique(row[inside] * (grid.cols + 1) + col[inside], return_counts=True)
+    odd = np.zeros(mask.size, dtype=np.uint8)
+    odd[pixel[(crossings & 1) == 1]] = 1
+    inside_left = np.bitwise_xor.accumulate(odd.reshape(mask.shape), axis=1)
+    return np.ascontiguousarray(inside_left[:, :-1]).view(bool)
 
 
 def _count_pieces(mask: np.ndarray, grid: _Grid) -> int:
