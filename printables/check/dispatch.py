@@ -179,8 +179,26 @@ def _collector_paused():
 
 
 def _check_pdf(path: Path) -> list[CheckResult]:
-    with _collector_paused():
-        return _check_pdf_file(path)
+    from printables.check.mesh_cache import digest, remembered
+    from printables.check.preflight import PREFLIGHT_PENDING, STRICT_ENV
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = None
+    if data is None:
+        with _collector_paused():
+            return _check_pdf_file(path)
+    # A rules sheet's results are a function of its name and bytes (and of how strict the preflight
+    # is): giuthi-compact, -default and -travel print the very same sheet, checked once per process.
+    # Other kinds read files beside them (the print card) or are never the same twice in a build.
+    key = ("pdf", path.name, digest(data), os.environ.get(STRICT_ENV), PREFLIGHT_PENDING)
+
+    def check():
+        with _collector_paused():
+            return _check_pdf_file(path)
+
+    return remembered(key, check, keep=lambda results: results[:1] == (CheckResult("kind", True, "giuthi-rules"),))
 
 
 def _check_pdf_file(path: Path) -> list[CheckResult]:
