@@ -188,6 +188,30 @@ def _bottom_coverage(mesh: trimesh.Trimesh, grid: _Grid) -> np.ndarray:
     return covered
 
 
+def _dilated(mask: np.ndarray) -> np.ndarray:
+    """``ndimage.binary_dilation(mask)`` (the cross: each pixel and its four neighbours, nothing
+    beyond the edge), by shifted copies."""
+    out = mask.copy()
+    out[1:] |= mask[:-1]
+    out[:-1] |= mask[1:]
+    out[:, 1:] |= mask[:, :-1]
+    out[:, :-1] |= mask[:, 1:]
+    return out
+
+
+def _dilated_in_box(mask: np.ndarray, iterations: int) -> np.ndarray:
+    """``ndimage.binary_dilation(mask, iterations=iterations)``, made in the box of ``mask``'s pixels
+    widened by ``iterations`` (no pixel farther can be reached)."""
+    out = np.zeros_like(mask)
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if len(rows) == 0:
+        return out
+    box = (slice(max(rows[0] - iterations, 0), rows[-1] + 1 + iterations),
+           slice(max(cols[0] - iterations, 0), cols[-1] + 1 + iterations))
+    out[box] = ndimage.binary_dilation(mask[box], iterations=iterations)
+    return out
+
+
 def _gate_widths(
     edt_mm: np.ndarray, local: np.ndarray, seed_a: np.ndarray, seed_b: np.ndarray, px: float
 ) -> tuple[float, float, bool]:
@@ -203,7 +227,7 @@ def _gate_widths(
     # A path out of a seed (a 4-connected piece, never 4-next to the other seed) first steps onto a
     # gate pixel 4-next to it; under erosion by r at or above the widest of those, none is left.
     gate_only = local & ~seed_a & ~seed_b
-    cut = min(float(edt_mm[gate_only & ndimage.binary_dilation(seed)].max(initial=-1.0)) for seed in (seed_a, seed_b))
+    cut = min(float(edt_mm[gate_only & _dilated(seed)].max(initial=-1.0)) for seed in (seed_a, seed_b))
 
     def joined(r: float) -> bool:
         if r >= cut:
@@ -451,7 +475,7 @@ def _measure_mesh(mesh: trimesh.Trimesh) -> SprueMeasure:
         cols = slice(min(bx[1].start for bx in boxes), max(bx[1].stop for bx in boxes))
         gate_here = gate_labels[rows, cols] == g
         seed_a, seed_b = seed_of[rows, cols] == a, seed_of[rows, cols] == b
-        local = (ndimage.binary_dilation(gate_here, iterations=3) & bed[rows, cols]) | seed_a | seed_b
+        local = (_dilated_in_box(gate_here, 3) & bed[rows, cols]) | seed_a | seed_b
         narrow, wide, necked = _gate_widths(edt_mm[rows, cols], local, seed_a, seed_b, px)
         # The gate's top, straight above its widest point (well clear of both seeds).
         middle = np.where(gate_here, edt_mm[rows, cols], -1.0)
