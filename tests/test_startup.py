@@ -17,13 +17,13 @@ GAMES = ("harvest", "minefield", "peas", "patchwork")
 RULE_CORES = {f"printables.rules.{game}" for game in GAMES + ("giuthi",)}
 
 RUN = """
-import atexit, json, runpy, sys
+import atexit, gc, json, runpy, sys
 report, argv = sys.argv[1], sys.argv[2:]
 
 def record():
     image = sys.modules.get("PIL.Image")
     with open(report, "w") as out:
-        json.dump({"modules": sorted(sys.modules),
+        json.dump({"modules": sorted(sys.modules), "gc_enabled": gc.isenabled(),
                    "pillow_loaded": image is not None and type(image).__name__ != "_LazyModule"}, out)
 
 atexit.register(record)
@@ -38,6 +38,19 @@ def _run(tmp_path: Path, *argv: str) -> tuple[subprocess.CompletedProcess, dict]
                             text=True, timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert report.exists(), f"the exit handlers did not run: {result.stderr}"
     return result, json.loads(report.read_text())
+
+
+@pytest.mark.parametrize("argv, collecting", [
+    (("patchwork", "-o", "x.pdf"), False), (("peas", "--help"), False),
+    (("list",), True), (("--help",), True), (("check", "x.pdf"), True),
+])
+def test_the_cycle_collector_is_off_for_sheet_commands_only(argv, collecting, tmp_path):
+    argv = tuple(str(tmp_path / a) if a.endswith(".pdf") else a for a in argv)
+    if argv[0] == "check":  # a sheet to check, made first
+        _run(tmp_path, "harvest", "-o", argv[1])
+    result, loaded = _run(tmp_path, *argv)
+    assert result.returncode == 0, result.stderr
+    assert loaded["gc_enabled"] is collecting
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -7,7 +7,17 @@ import sys
 
 from printables import is_command_line
 
+SHEET_COMMANDS = ("harvest", "minefield", "peas", "patchwork")
+
 if is_command_line():
+    if sys.argv[1:2] and sys.argv[1] in SHEET_COMMANDS:
+        # A sheet command is one short run (some 0.1 s) that writes one file and ends with exit_now.
+        # Python's cycle collector would stop it some 45 times (~6 ms of CPU) while the imports and
+        # the layout allocate, to free next to nothing: the peak memory is the same without it
+        # (~54 MB). It stays on for every other command (build, serve, check run long).
+        import gc
+
+        gc.disable()
     # Before the slow imports (click, then the game's libraries): Ctrl-C while they load also
     # removes what a run has begun (nothing yet) and ends with one line and exit 130.
     from printables import cleanup as _cleanup
@@ -60,9 +70,6 @@ class OneLineErrors(click.Group):
         if args is None and self.ran_sheet_command and sys.gettrace() is None and sys.getprofile() is None:
             exit_now(code)  # the command line, once a sheet is written (and no profiler or tracer waits for the end)
         sys.exit(code)
-
-
-SHEET_COMMANDS = ("harvest", "minefield", "peas", "patchwork")
 
 
 def exit_now(code: int) -> None:

@@ -12,11 +12,12 @@ a sheet, which needs only the patches, the track and the rules' words, does not 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from printables.lazy import lazy_names
+from printables.records import frozen_record, set_field
 
 PLAYERS = 2
 QUILT_SIZE = 9  # cells per side of a player's quilt
@@ -117,7 +118,7 @@ def canonical_shape(cells: Iterable[Cell]) -> Shape:
 # Patches
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record(slots=True)
 class Patch:
     """One patch: its cells as printed, its button cost, time cost and income buttons."""
 
@@ -127,6 +128,14 @@ class Patch:
     time: int  # time-track spaces the buyer moves
     income: int  # buttons printed on it, paid at every income space crossed
     orientations: tuple[Shape, ...] = field(init=False, repr=False, compare=False)
+
+    def __init__(self, id, shape, cost, time, income):
+        set_field(self, "id", id)
+        set_field(self, "shape", shape)
+        set_field(self, "cost", cost)
+        set_field(self, "time", time)
+        set_field(self, "income", income)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "orientations", orientations_of(self.shape))
