@@ -69,3 +69,17 @@ def test_hits_are_those_of_testing_every_ray_in_the_box(kind, seed):
     assert len(want[0]) > 100
     for g, w in zip(got, want):
         assert np.array_equal(g, w)
+
+
+@pytest.mark.parametrize("rays", [1, 300, 2**16, 2**16 + 1, 5_000_000, 2**32, 2**32 + 5])
+def test_hits_ordered_as_lexsort_orders_them(rays):
+    from printables.check.giuthi_stl import by_ray_then_z
+
+    rng = np.random.default_rng(rays % 1000)
+    ray = rng.integers(0, rays, 4000)
+    ray[3::3] = ray[1:-2:3]  # many hits share a ray
+    z = np.round(rng.normal(size=4000), 1)  # and a z
+    z[::50] = -0.0
+    z[1::50] = 0.0
+    z[2::97] = np.nan
+    assert np.array_equal(by_ray_then_z(ray, z, rays), np.lexsort((z, ray)))
