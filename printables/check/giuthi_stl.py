@@ -162,6 +162,27 @@ def _row_extents(plan: np.ndarray, y: np.ndarray, m: np.ndarray) -> tuple[np.nda
     return xl, xr
 
 
+# While a board is checked (check_meshes), the hits of a mesh's own vertices and faces on a grid,
+# by the arrays' identity (the arrays are held, so no other array takes their id): the left half's
+# top surface and its spans over the folded halves' overlap are cast on the same grid, once.
+_MEMO: list[dict] = []
+
+
+def mesh_hits(vertices: np.ndarray, faces: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``vertical_hits(vertices[faces], grid)``, cast once per board check for the same arrays and
+    grid (the hits are then read-only)."""
+    memo = _MEMO[-1] if _MEMO else None
+    key = (id(vertices), id(faces), grid)
+    if memo is not None and key in memo:
+        return memo[key][2]
+    hits = vertical_hits(vertices[faces], grid)
+    if memo is not None and id(vertices) in memo["halves"]:  # not the turned copies (walls, folded)
+        for array in hits:
+            array.setflags(write=False)
+        memo[key] = (vertices, faces, hits)
+    return hits
+
+
 def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where upward rays on ``grid`` cross the triangles: (ray index, z, triangle index), by ray then z.
 
@@ -261,7 +282,7 @@ def spans(mesh_vertices: np.ndarray, faces: np.ndarray, normals: np.ndarray, gri
     A ray enters through a downward-facing triangle and leaves through an upward one. Rays whose
     crossings do not alternate (grazing an edge) are dropped rather than guessed.
     """
-    ray, z, tri = vertical_hits(mesh_vertices[faces], grid)
+    ray, z, tri = mesh_hits(mesh_vertices, faces, grid)
     sign = np.sign(normals[tri, 2])
     keep = sign != 0
     ray, z, tri, sign = ray[keep], z[keep], tri[keep], sign[keep]
@@ -362,7 +383,7 @@ def check_bed_face(name: str, mesh: trimesh.Trimesh) -> CheckResult:
 def top_surface(mesh: trimesh.Trimesh, step: float = PIT_STEP_MM) -> tuple[Grid, np.ndarray]:
     """Height of the topmost surface on a ray grid over the part (NaN where a ray misses)."""
     grid = grid_over(mesh.bounds[0], mesh.bounds[1], step)
-    ray, z, _ = vertical_hits(mesh.triangles, grid)
+    ray, z, _ = mesh_hits(mesh.vertices, mesh.faces, grid)
     top = np.full(grid.nx * grid.ny, np.nan)
     if len(ray):
         last = np.r_[ray[1:] != ray[:-1], True]
@@ -686,6 +707,15 @@ def check_stl_file(stl_path: Path) -> list[CheckResult]:
 def check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
                  seed: tuple[float, str] | None = None) -> list[CheckResult]:
     """Every check of a board given its two halves as meshes (in open-board position)."""
+    _MEMO.append({"halves": {id(m.vertices) for m in meshes.values()}})
+    try:
+        return _check_meshes(meshes, p, seed)
+    finally:
+        _MEMO.pop()
+
+
+def _check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
+                  seed: tuple[float, str] | None = None) -> list[CheckResult]:
     results: list[CheckResult] = []
     for side in SIDES:
         m = meshes[side]
