@@ -10,6 +10,18 @@ from printables.check.mesh_cache import load_stl
 from printables.check.stl_file import UnreadableStl
 
 
+@pytest.fixture(autouse=True)
+def empty_caches(monkeypatch):
+    """Each test starts with nothing kept by the checks of earlier tests in this process."""
+    from collections import OrderedDict
+
+    from printables.check import giuthi_seeds, mesh_cache
+
+    monkeypatch.setattr(mesh_cache, "_MESHES", OrderedDict())
+    monkeypatch.setattr(mesh_cache, "_RESULTS", OrderedDict())
+    monkeypatch.setattr(giuthi_seeds, "_MEASURED", {})
+
+
 def _box(path, size):
     path.write_bytes(trimesh.creation.box(extents=size).export(file_type="stl"))
 
