@@ -383,7 +383,9 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     written += _shared(("seeds", seeds), out_dir, lambda: build_seeds(seeds, out_dir))
     written.append(write_profile(out_dir / PROFILE_FILE))
     progress("writing the rules sheet")
-    written.append(write_rules_sheet(board.pits_per_row, board.seeds_per_pit, out_dir / RULES_FILE, paper, lang))
+    # The sheet depends on nothing but these four: presets that share them share its bytes.
+    written += _shared(("rules", board.pits_per_row, board.seeds_per_pit, paper, lang), out_dir,
+                       lambda: [write_rules_sheet(board.pits_per_row, board.seeds_per_pit, out_dir / RULES_FILE, paper, lang)])
     stls = [p for p in written if p.suffix == ".stl"]
     progress("writing a 3MF per part")
     threemfs = write_3mfs(stls, out_dir / PROFILE_FILE)

@@ -98,3 +98,34 @@ def test_gate_widths_skip_only_erosions_that_cannot_join(neck, middle):
     narrowest, _, _ = _gate_widths(edt_mm, local, seed_a, seed_b, px)
     assert narrowest == _bisected(edt_mm, local, seed_a, seed_b, px)
     assert (narrowest == 0.0) == (neck == 0)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_edt_is_ndimage_s_bit_for_bit(seed):
+    from printables.check.giuthi_seeds import edt
+
+    rng = np.random.default_rng(seed)
+    mask = ndimage.binary_opening(rng.random((170, 260)) < 0.85, iterations=3)
+    mask[:, -2:] = True  # reaching the raster's edge
+    assert np.array_equal(edt(mask), ndimage.distance_transform_edt(mask))
+    assert np.array_equal(edt(np.ones((7, 9), dtype=bool)), ndimage.distance_transform_edt(np.ones((7, 9), dtype=bool)))
+
+
+def test_section_mask_counts_crossings_even_odd():
+    """A square ring's section (a box with a box-shaped hole), rasterised: pixel centres inside the
+    outer square and outside the hole, whatever the grid's phase."""
+    import trimesh
+
+    from printables.check.giuthi_seeds import _Grid, section_mask
+
+    outer = trimesh.creation.box((4.0, 3.0, 2.0))
+    hole = trimesh.creation.box((2.0, 1.0, 2.0))
+    hole.invert()
+    ring = trimesh.util.concatenate([outer, hole])
+    for x0, y0 in ((-2.5, -2.0), (-2.537, -2.011)):
+        grid = _Grid(x0, y0, 0.1, 40, 50)
+        mask = section_mask(ring, 0.3, grid)
+        x, y = np.meshgrid(grid.x0 + (np.arange(grid.cols) + 0.5) * grid.px, grid.y0 + (np.arange(grid.rows) + 0.5) * grid.px)
+        expected = (np.abs(x) < 2) & (np.abs(y) < 1.5) & ~((np.abs(x) < 1) & (np.abs(y) < 0.5))
+        assert mask.sum() == expected.sum() > 0
+        assert np.array_equal(mask, expected)

@@ -42,3 +42,86 @@ def test_a_truncated_file_is_still_refused(tmp_path):
     stl.write_bytes(stl.read_bytes()[:-20])
     with pytest.raises(UnreadableStl, match="truncated"):
         load_stl(stl, process=True)
+
+
+def test_a_board_is_measured_once_per_content_and_again_after_any_change(tmp_path, monkeypatch):
+    """check_board keeps its results under the parameters, both halves' bytes and the seed volume."""
+    import json
+
+    from printables.check import giuthi_stl
+    from printables.check.results import CheckResult
+
+    measured = []
+
+    def check_meshes(meshes, p, seed):
+        measured.append(seed)
+        return [CheckResult("volumes", True, f"{meshes['left'].volume:.0f} {meshes['right'].volume:.0f} {p.packing_factor:g} {seed}")]
+
+    monkeypatch.setattr(giuthi_stl, "check_meshes", check_meshes)
+    for folder in ("a", "b"):  # the same board in two folders (giuthi-default and giuthi-ko)
+        (tmp_path / folder).mkdir()
+        _box(tmp_path / folder / "left.stl", (10, 20, 30))
+        _box(tmp_path / folder / "right.stl", (10, 20, 30))
+        (tmp_path / folder / "board.json").write_text(json.dumps(
+            {"kind": "giuthi-board", "params": {}, "parts": {"left": "left.stl", "right": "right.stl"}}))
+    first = giuthi_stl.check_board(tmp_path / "a" / "board.json")
+    assert giuthi_stl.check_board(tmp_path / "b" / "board.json") == first and len(measured) == 1
+    assert first[0].detail == "6000 6000 0.55 None"
+    _box(tmp_path / "b" / "right.stl", (10, 20, 31))  # same size in bytes, other numbers
+    assert giuthi_stl.check_board(tmp_path / "b" / "board.json")[0].detail == "6000 6200 0.55 None"
+    assert giuthi_stl.check_board(tmp_path / "a" / "board.json", (90.0, "sprue"))[0].detail == "6000 6000 0.55 (90.0, 'sprue')"
+    board = tmp_path / "a" / "board.json"
+    board.write_text(board.read_text().replace('"params": {}', '"params": {"packing_factor": 0.6}'))
+    assert giuthi_stl.check_board(board)[0].detail == "6000 6000 0.6 None"
+    assert len(measured) == 4
+    (tmp_path / "a" / "left.stl").write_bytes(b"solid x\n facet")  # damaged: reported, never remembered
+    assert giuthi_stl.check_board(board)[0].name == "read board" and len(measured) == 4
+
+
+def test_a_sprue_is_measured_once_per_content_wherever_it_lies(tmp_path, monkeypatch):
+    from printables.check import giuthi_seeds
+
+    measured = []
+    monkeypatch.setattr(giuthi_seeds, "_measure_mesh", lambda mesh: measured.append(mesh.extents.tolist()) or len(measured))
+    for folder, size in (("a", (10, 20, 30)), ("b", (10, 20, 30)), ("c", (10, 20, 29))):
+        (tmp_path / folder).mkdir()
+        _box(tmp_path / folder / "seeds.stl", size)
+    assert [giuthi_seeds.measure_sprue(tmp_path / f / "seeds.stl") for f in "abc"] == [1, 1, 2]
+    assert measured == [[10, 20, 30], [10, 20, 29]]
+    with pytest.raises(UnreadableStl, match="truncated"):
+        (tmp_path / "a" / "seeds.stl").write_bytes((tmp_path / "a" / "seeds.stl").read_bytes()[:-20])
+        giuthi_seeds.measure_sprue(tmp_path / "a" / "seeds.stl")
+
+
+def test_a_3mf_is_checked_once_per_content_and_again_after_any_change(tmp_path, monkeypatch):
+    """check_3mf keeps its results under the 3MF's name and the bytes of the 3MF, its STL and the profile."""
+    import shutil
+
+    from printables.cad.threemf import export_3mf
+    from printables.check import giuthi_3mf
+    from printables.check.slicer import PROFILE_FILE, profile_text
+
+    calls = []
+    real = giuthi_3mf._check_3mf
+    monkeypatch.setattr(giuthi_3mf, "_check_3mf", lambda path: calls.append(path) or real(path))
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    stl = a / "giuthi-board-left-test.stl"
+    _box(stl, (30, 20, 6))
+    (a / PROFILE_FILE).write_text(profile_text(), encoding="utf-8")
+    threemf = export_3mf(stl, stl.with_suffix(".3mf"), profile_text())
+    shutil.copytree(a, b)
+    first = giuthi_3mf.check_3mf(threemf)
+    assert all(r.ok for r in first) and len(first) == 5
+    assert giuthi_3mf.check_3mf(b / threemf.name) == first and len(calls) == 1
+    (b / PROFILE_FILE).write_text(profile_text().replace("fill_density = 20%", "fill_density = 15%"), encoding="utf-8")
+    assert [r.name for r in giuthi_3mf.check_3mf(b / threemf.name) if not r.ok] == ["giuthi-board-left-test: 3MF profile"]
+    _box(b / stl.name, (30, 20, 7))
+    assert "giuthi-board-left-test: 3MF = STL" in [r.name for r in giuthi_3mf.check_3mf(b / threemf.name) if not r.ok]
+    (b / stl.name).unlink()
+    assert "no STL to compare with" in " ".join(r.detail for r in giuthi_3mf.check_3mf(b / threemf.name))
+    renamed = b / "giuthi-board-right-test.3mf"
+    shutil.copy(threemf, renamed)
+    shutil.copy(stl, renamed.with_suffix(".stl"))
+    assert [r.name.split(":")[0] for r in giuthi_3mf.check_3mf(renamed)] == ["giuthi-board-right-test"] * 5
+    assert len(calls) == 5

@@ -20,6 +20,7 @@ from OCP.TopAbs import TopAbs_Orientation
 from OCP.TopLoc import TopLoc_Location
 
 from printables.fileio import write_atomic
+from printables.cad.workplane import Workplane
 
 WELD_MM = 1e-6  # edge nodes that two faces share agree far better than this
 STEP_TIMESTAMP = "2000-01-01T00:00:00"  # STEP headers carry the export time; fix it
@@ -33,26 +34,28 @@ def mesh_arrays(shape: cq.Shape, tolerance_mm: float, angular_tolerance_rad: flo
     """Triangulate serially into welded vertices (n, 3) and outward-wound faces (m, 3)."""
     BRepMesh_IncrementalMesh(shape.wrapped, tolerance_mm, False, angular_tolerance_rad, False)
     points: list[tuple[float, float, float]] = []
-    triangles: list[tuple[int, int, int]] = []
+    blocks: list[np.ndarray] = []
     for face in shape.Faces():
         loc = TopLoc_Location()
         poly = BRep_Tool.Triangulation_s(face.wrapped, loc)
         if poly is None:
             raise RuntimeError("a face of the model has no triangulation")
-        trsf = loc.Transformation()
         offset = len(points)
-        for i in range(1, poly.NbNodes() + 1):
-            node = poly.Node(i).Transformed(trsf)
-            points.append((node.X(), node.Y(), node.Z()))
-        reverse = face.wrapped.Orientation() == TopAbs_Orientation.TopAbs_REVERSED
-        for k in range(1, poly.NbTriangles() + 1):
-            a, b, c = poly.Triangle(k).Get()
-            tri = (a, c, b) if reverse else (a, b, c)
-            triangles.append(tuple(offset + v - 1 for v in tri))
+        nodes = range(1, poly.NbNodes() + 1)
+        if loc.IsIdentity():  # moving a point by the identity leaves it bit for bit as it is
+            points += [poly.Node(i).Coord() for i in nodes]
+        else:
+            trsf = loc.Transformation()
+            points += [poly.Node(i).Transformed(trsf).Coord() for i in nodes]
+        block = np.array([poly.Triangle(k).Get() for k in range(1, poly.NbTriangles() + 1)],
+                         dtype=np.int64).reshape(-1, 3)
+        if face.wrapped.Orientation() == TopAbs_Orientation.TopAbs_REVERSED:
+            block = block[:, [0, 2, 1]]
+        blocks.append(block + (offset - 1))
     raw = np.asarray(points, dtype=np.float64)
     keys = np.round(raw / WELD_MM).astype(np.int64)
     welded, inverse = np.unique(keys, axis=0, return_inverse=True)
-    faces = inverse.reshape(-1)[np.asarray(triangles, dtype=np.int64)]
+    faces = inverse.reshape(-1)[np.concatenate(blocks) if blocks else np.zeros((0, 3), dtype=np.int64)]
     keep = (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
     return welded * WELD_MM, faces[keep]
 
@@ -94,6 +97,6 @@ def export_step(shape: cq.Shape, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=path.parent) as tmp:
         raw = Path(tmp) / "export.step"
-        cq.exporters.export(cq.Workplane("XY").add(shape), str(raw), exportType="STEP")
+        cq.exporters.export(Workplane("XY").add(shape), str(raw), exportType="STEP")
         text = raw.read_text(encoding="latin-1")
     return write_atomic(path, step_text(text).encode("latin-1"))

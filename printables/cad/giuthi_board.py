@@ -18,6 +18,7 @@ from pathlib import Path
 import cadquery as cq
 
 from printables.cad import booleans, export
+from printables.cad.workplane import Workplane
 from printables.fileio import write_atomic
 from printables.layout.giuthi_board import (
     SIDES,
@@ -73,13 +74,13 @@ def _mark(m: Mark, top: float) -> cq.Shape:
     w = GROOVE_WIDTH_MM / 2
     # Round ends in plan would need a cone; the groove stops square at both ends instead.
     section = [(m.y - w - ABOVE_MM, top + ABOVE_MM), (m.y + w + ABOVE_MM, top + ABOVE_MM), (m.y, top - w)]
-    return (cq.Workplane("YZ", origin=(m.x0, 0, 0)).polyline(section).close()
+    return (Workplane("YZ", origin=(m.x0, 0, 0)).polyline(section).close()
             .extrude(m.x1 - m.x0).val())
 
 
 def _along_y(points_xz: list, kinds: list, y0: float, y1: float) -> cq.Shape:
     """A prism along y from a closed x-z section given as lines and three-point arcs."""
-    wp = cq.Workplane("XZ", origin=(0, y0, 0)).moveTo(*points_xz[0])
+    wp = Workplane("XZ", origin=(0, y0, 0)).moveTo(*points_xz[0])
     i = 1
     for kind in kinds:
         if kind == "line":
@@ -127,11 +128,11 @@ def _chamfer(envelope: cq.Workplane, size: float, fold_x: float) -> cq.Shape:
 def _body(lay: HalfLayout) -> cq.Shape:
     """The envelope, outer corners rounded in plan, bed edges chamfered."""
     o = lay.outline
-    env = cq.Workplane("XY").box(o.x1 - o.x0, o.y1 - o.y0, o.z1 - o.z0, centered=False).translate((o.x0, 0, 0))
+    env = Workplane("XY").box(o.x1 - o.x0, o.y1 - o.y0, o.z1 - o.z0, centered=False).translate((o.x0, 0, 0))
     # Round the two outer corners (hands, pockets); the fold corners stay square to meet the other half.
     outer_x, fold_x = (o.x1, o.x0) if lay.sign > 0 else (o.x0, o.x1)
     corners = [e for e in env.edges("|Z").vals() if abs(e.Center().x - outer_x) < 1e-6]
-    env = cq.Workplane("XY").add(env.val().fillet(lay.corner_radius, corners))
+    env = Workplane("XY").add(env.val().fillet(lay.corner_radius, corners))
     return _chamfer(env, lay.chamfer, fold_x)
 
 
@@ -173,7 +174,7 @@ def _band_groove(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.S
         # Up the side face: a triangle in plan, opening at the face, extruded through the height.
         tri = [(gx - w, y_face - inward * ABOVE_MM), (gx + w, y_face - inward * ABOVE_MM),
                (gx + w, y_face), (gx, y_face + inward * w), (gx - w, y_face)]
-        cutters.append(cq.Workplane("XY").workplane(offset=-ABOVE_MM).polyline(tri).close()
+        cutters.append(Workplane("XY").workplane(offset=-ABOVE_MM).polyline(tri).close()
                        .extrude(h + 2 * ABOVE_MM).val())
     # Across the bottom: a triangle in x-z opening at the bed, its roof at 45 degrees.
     section = [(gx - w, -ABOVE_MM), (gx + w, -ABOVE_MM), (gx + w, 0.0), (gx, w), (gx - w, 0.0)]
@@ -200,7 +201,7 @@ def _hinge(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
     notches = []
     for y0, y1 in lay.notches:
         notches.append(
-            cq.Workplane("XZ", origin=(0, y0, 0)).center(lay.axis_x, lay.axis_z)
+            Workplane("XZ", origin=(0, y0, 0)).center(lay.axis_x, lay.axis_z)
             .circle(lay.notch_radius).extrude(-(y1 - y0)).val()
         )
     return _cut(shape, notches)

@@ -13,6 +13,7 @@ from OCP.BRepBuilderAPI import BRepBuilderAPI_GTransform
 from OCP.gp import gp_GTrsf
 
 from printables.cad import booleans, export
+from printables.cad.workplane import Workplane
 from printables.params.giuthi_seeds import (
     SeedParams,
     gate_outline,
@@ -63,14 +64,14 @@ def _gates(p: SeedParams) -> list[cq.Shape]:
     out = []
     for i, j in gates(p):
         outline = [(x / a, y / b) for x, y in gate_outline(p, centres[i], centres[j])]
-        out.append(cq.Workplane("XY").polyline(outline).close().extrude(p.gate_height_mm / h).val())
+        out.append(Workplane("XY").polyline(outline).close().extrude(p.gate_height_mm / h).val())
     return out
 
 
 def build_sprue(p: SeedParams) -> cq.Workplane:
     """The whole sprue as one solid: beans and gates fused in unit space, then stretched."""
     unit = booleans.fuse(_seeds(p) + _gates(p), "fusing the seed sprue")
-    return cq.Workplane("XY").add(_stretched(unit, p))
+    return Workplane("XY").add(_stretched(unit, p))
 
 
 def export_stl(body: cq.Workplane, path: Path) -> Path:

@@ -18,8 +18,8 @@ import numpy as np
 
 from printables.check.results import CheckResult
 from printables.check.slicer import PROFILE_FILE
-from printables.check.mesh_cache import load_stl
-from printables.check.stl_file import UnreadableStl
+from printables.check.mesh_cache import digest, load_stl, remembered
+from printables.check.stl_file import UnreadableStl, read_stl_bytes
 
 CORE_NS = "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"
 RELS_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -208,6 +208,19 @@ def _open_edges(triangles: np.ndarray) -> int:
 def check_3mf(path: Path | str) -> list[CheckResult]:
     """The 3MF opens, is one closed solid in mm, and is the STL beside it (triangles, volume, bounds)."""
     path = Path(path)
+    profile = path.parent / PROFILE_FILE
+    try:
+        # The results are a function of the name and of the bytes of the 3MF, the STL beside it and
+        # the profile: a 3MF checked before in this process (giuthi-ko's are giuthi-default's)
+        # is not read again. Any file unreadable here: checked the long way, which says why.
+        key = ("3mf", path.name, digest(path.read_bytes()), digest(read_stl_bytes(path.with_suffix(".stl"))),
+               digest(profile.read_bytes()) if profile.exists() else None)
+    except (OSError, UnreadableStl):
+        return _check_3mf(path)
+    return remembered(key, lambda: _check_3mf(path))
+
+
+def _check_3mf(path: Path) -> list[CheckResult]:
     name = path.stem
     try:
         triangles, unit, extra = read_3mf(path)

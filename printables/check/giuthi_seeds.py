@@ -10,8 +10,6 @@ footprint, which the gates do not change, since their walls are vertical and the
 
 from __future__ import annotations
 
-import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +18,7 @@ import trimesh
 from scipy import ndimage
 
 from printables.check.results import CheckResult
-from printables.check.mesh_cache import load_stl
+from printables.check.mesh_cache import load_stl, load_stl_keyed
 from printables.params.giuthi_seeds import (
     MAX_CUT_AREA_MM2,
     MAX_GATE_HEIGHT_MM,
@@ -109,7 +107,10 @@ class _Grid:
 
 def load_mesh(stl_path: Path | str) -> trimesh.Trimesh:
     """Read an STL as one mesh, resting on z = 0 as the slicer would place it."""
-    mesh = load_stl(stl_path, process=True)
+    return _on_bed(load_stl(stl_path, process=True))
+
+
+def _on_bed(mesh: trimesh.Trimesh) -> trimesh.Trimesh:
     mesh.apply_translation((0.0, 0.0, -float(mesh.bounds[0][2])))
     return mesh
 
@@ -144,9 +145,11 @@ def section_mask(mesh: trimesh.Trimesh, z_mm: float, grid: _Grid) -> np.ndarray:
     xc = p0[seg, 0] + t * (p1[seg, 0] - p0[seg, 0])
     col = np.clip(np.ceil((xc - grid.x0) / grid.px - 0.5).astype(int), 0, grid.cols)
     inside = (row >= 0) & (row < grid.rows)
-    np.add.at(mask, (row[inside], col[inside]), 1)
+    # Crossings per pixel (np.add.at's sums, counted by bincount).
+    flat = row[inside] * (grid.cols + 1) + col[inside]
+    mask = np.bincount(flat, minlength=mask.size).astype(np.int32).reshape(mask.shape)
     # Even-odd rule: a pixel is inside when an odd number of crossings lie to its left.
-    return (np.cumsum(mask, axis=1)[:, :-1] & 1).astype(bool)
+    return (np.cumsum(mask, axis=1, dtype=np.int32)[:, :-1] & 1).astype(bool)
 
 
 def _count_pieces(mask: np.ndarray, grid: _Grid) -> int:
@@ -275,6 +278,21 @@ def _squared_distances(mask: np.ndarray) -> np.ndarray:
     return rows * rows + cols * cols
 
 
+def edt(mask: np.ndarray) -> np.ndarray:
+    """``ndimage.distance_transform_edt(mask)``, bit for bit, from its feature transform.
+
+    scipy turns the (row, column) offsets to the nearest outside pixel into floats, squares and
+    adds them: whole numbers far below 2**53, so exact. The same sums are made here in place,
+    without scipy's temporary arrays (a third of its time on a sprue's raster)."""
+    near = ndimage.distance_transform_edt(mask, return_distances=False, return_indices=True)
+    rows = (near[0] - np.arange(mask.shape[0], dtype=np.int32)[:, None]).astype(np.float64)
+    cols = (near[1] - np.arange(mask.shape[1], dtype=np.int32)[None, :]).astype(np.float64)
+    rows *= rows
+    cols *= cols
+    rows += cols
+    return np.sqrt(rows, out=rows)
+
+
 def _grown(core: np.ndarray, reach_mm: float, px: float) -> np.ndarray:
     """Pixels within ``reach_mm`` of a ``core`` pixel (centre to centre).
 
@@ -351,30 +369,31 @@ def measure_sprue(stl_path: Path | str) -> SprueMeasure:
     """Measure seeds and gates of a seed sprue STL.
 
     A build measures each sprue twice (the board's capacity check uses its seed volume, then the
-    sprue's own check), so the measure is kept per file path and content for the process.
+    sprue's own check), and giuthi-ko's sprue is giuthi-default's: the measure, a function of the
+    file's bytes alone, is kept per content for the process.
     """
-    try:
-        key = (os.path.realpath(stl_path), hashlib.blake2b(Path(stl_path).read_bytes(), digest_size=16).digest())
-    except OSError:
-        return _measure_sprue(stl_path)  # load_mesh reports the unreadable file
+    mesh, key = load_stl_keyed(stl_path, process=True)
     found = _MEASURED.get(key)
     if found is None:
-        found = _measure_sprue(stl_path)
+        found = _measure_mesh(_on_bed(mesh))
         if len(_MEASURED) >= 8:
             _MEASURED.clear()
         _MEASURED[key] = found
     return found
 
 
-_MEASURED: dict[tuple[str, bytes], SprueMeasure] = {}
+_MEASURED: dict[bytes, SprueMeasure] = {}
 
 
 def _measure_sprue(stl_path: Path | str) -> SprueMeasure:
-    mesh = load_mesh(stl_path)
+    return _measure_mesh(load_mesh(stl_path))
+
+
+def _measure_mesh(mesh: trimesh.Trimesh) -> SprueMeasure:
     grid = _grid_for(mesh)
     px = grid.px
     bed = section_mask(mesh, BED_SECTION_Z_MM, grid)
-    edt_mm = ndimage.distance_transform_edt(bed) * px
+    edt_mm = edt(bed) * px
     seed_of = _seed_map(bed, edt_mm, px)
     n_seeds = int(seed_of.max()) + 1
 

@@ -1,5 +1,9 @@
 """STL meshes read once per process: several checks of one set read the same files.
 
+Whole check results are kept too (``remembered``), under the digests of every file a check reads:
+giuthi-ko's board, sprue and 3MFs are giuthi-default's, byte for byte, and a build worker that checks
+both computes them once.
+
 The board's check reads both halves, the 3MF checks read them again to compare, and the seed
 sprue is read by the board's capacity check, its own check and its 3MF's. A mesh is kept under the
 hash of the file's bytes (and the reading options), so a file changed on disk, even within the
@@ -16,17 +20,46 @@ from pathlib import Path
 from printables.check.stl_file import UnreadableStl, read_stl_bytes
 
 KEPT = 6  # meshes kept: a set's two board halves and its sprue, twice over
+RESULTS_KEPT = 24  # check results kept: a board, a sprue and three 3MFs of several sets
 
 _MESHES: OrderedDict = OrderedDict()
+_RESULTS: OrderedDict = OrderedDict()
+
+
+def digest(data: bytes) -> bytes:
+    """The key of some bytes (a file's) in these caches."""
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def remembered(key: tuple, check) -> list:
+    """``check()``'s results, computed once per process for each ``key``.
+
+    Only for a check whose results are a function of ``key`` alone: the digests of every file it
+    reads and every other value it uses (names it prints included). Errors are not kept.
+    """
+    found = _RESULTS.get(key)
+    if found is None:
+        found = tuple(check())
+        _RESULTS[key] = found
+        while len(_RESULTS) > RESULTS_KEPT:
+            _RESULTS.popitem(last=False)
+    else:
+        _RESULTS.move_to_end(key)
+    return list(found)
 
 
 def load_stl(path: Path | str, **options):
     """A trimesh mesh read from a checked STL (``options`` go to ``trimesh.load_mesh``), a copy of
     the one already read from the same bytes when there is one."""
+    return load_stl_keyed(path, **options)[0]
+
+
+def load_stl_keyed(path: Path | str, **options):
+    """``load_stl``'s mesh and the digest of the very bytes it was read from."""
     import trimesh
 
     data = read_stl_bytes(path)
-    key = (hashlib.blake2b(data, digest_size=16).digest(), tuple(sorted(options.items())))
+    key = (digest(data), tuple(sorted(options.items())))
     mesh = _MESHES.get(key)
     if mesh is None:
         mesh = trimesh.load_mesh(io.BytesIO(data), file_type="stl", **options)
@@ -37,4 +70,4 @@ def load_stl(path: Path | str, **options):
             _MESHES.popitem(last=False)
     else:
         _MESHES.move_to_end(key)
-    return mesh.copy(include_cache=True)
+    return mesh.copy(include_cache=True), key[0]
