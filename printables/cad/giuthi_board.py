@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import cadquery as cq
+from printables.cad import import_cadquery
 
 from printables.cad import booleans, export
 from printables.cad.workplane import Workplane
@@ -35,6 +35,8 @@ from printables.layout.giuthi_board import (
     teardrop,
 )
 from printables.params.giuthi_board import GiuthiBoardParams
+
+cq = import_cadquery()  # without its VTK display modules
 
 # Chordal deviation 0.05 mm is a quarter of a layer: pit rims (r 18 mm) get ~42 facets, the
 # knuckles and bores are limited by the angular tolerance (0.25 rad, ~25 facets round).

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cadquery as cq
+from printables.cad import import_cadquery
 from OCP.BRepBuilderAPI import BRepBuilderAPI_GTransform
 from OCP.gp import gp_GTrsf
 
@@ -22,6 +22,8 @@ from printables.params.giuthi_seeds import (
     seed_width_mm,
     stl_name,
 )
+
+cq = import_cadquery()  # without its VTK display modules
 
 STL_TOLERANCE_MM = 0.03  # chordal deviation, absolute: far below a 0.2 mm layer, beans look smooth
 STL_ANGULAR_TOLERANCE_RAD = 0.2
