@@ -104,3 +104,77 @@ def test_workplane_makes_the_same_solids_as_cadquerys(tmp_path):
         assert [v.toTuple() for v in ours.Vertices()] == [v.toTuple() for v in theirs.Vertices()]
         assert ours.Volume() == theirs.Volume()
         assert brep(ours, "ours") == brep(theirs, "theirs")
+
+
+# -- the board half: one cut where it gives the same solid ------------------------------------------
+
+
+def _sequential_half(cad, p, lay):
+    """A half made the long way: each step cut in turn, the knuckles fused after the surface cuts."""
+    shape = cad._body(lay)
+    for tools in (cad._pits(lay), cad._stores(lay), cad._side_marks(lay), cad._band_groove(lay, p)):
+        shape = cad._cut(shape, tools)
+    knuckles, notches = cad._hinge(lay, p)
+    shape = cad._cut(cad._fuse([shape] + knuckles), notches)
+    return cad._cut(shape, cad._screw_holes(lay)).Solids()[0]
+
+
+def _same_solid(a, b) -> bool:
+    return abs(a.Volume() - b.Volume()) < 1e-6 * b.Volume() and a.cut(b).Volume() < 1e-6 and b.cut(a).Volume() < 1e-6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_half_in_one_cut_is_the_half_made_step_by_step(side):
+    cad = pytest.importorskip("printables.cad.giuthi_board")
+    from printables.layout.giuthi_board import half_layout
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    p = GiuthiBoardParams()
+    lay = half_layout(p, side)
+    surface = cad._pits(lay) + cad._stores(lay) + cad._side_marks(lay) + cad._band_groove(lay, p)
+    assert cad._apart(surface, cad._hinge(lay, p)[0])  # the one-cut path
+    half = cad.build_half(p, side)
+    assert _same_solid(half, _sequential_half(cad, p, lay))
+    assert len(half.Faces()) == len(_sequential_half(cad, p, lay).Faces())
+
+
+@pytest.mark.slow
+def test_a_cutter_that_meets_a_knuckle_is_cut_before_the_knuckle_is_added():
+    import dataclasses
+
+    cad = pytest.importorskip("printables.cad.giuthi_board")
+    from printables.layout.giuthi_board import Mark, half_layout
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    p = GiuthiBoardParams()
+    lay = half_layout(p, "left")
+    k = lay.knuckles[0]
+    # A dimple on the fold, under the knuckle: made step by step, the knuckle fills it again.
+    dimple = Mark("dot", 0, lay.axis_x, lay.axis_x, (k.y0 + k.y1) / 2)
+    lay = dataclasses.replace(lay, marks=lay.marks + (dimple,))
+    knuckles = cad._hinge(lay, p)[0]
+    assert not cad._apart(cad._side_marks(lay), knuckles)
+    half = cad.build_half(p, "left", lay)
+    assert _same_solid(half, _sequential_half(cad, p, lay))
+    # ... and one cut of everything would have left the dimple in the knuckle.
+    wrong = cad._cut(cad._fuse([cad._body(lay)] + knuckles), cad._side_marks(lay)).Solids()[0]
+    right = cad._fuse([cad._cut(cad._body(lay), cad._side_marks(lay))] + knuckles).Solids()[0]
+    assert right.Volume() - wrong.Volume() > 0.1
+
+
+def test_apart_looks_past_loose_bounding_boxes():
+    workplane = pytest.importorskip("printables.cad.workplane")
+    cad = pytest.importorskip("printables.cad.giuthi_board")
+    cq = workplane.cq
+
+    ball = cq.Solid.makeSphere(10.0, cq.Vector(0, 0, 0), angleDegrees1=-90, angleDegrees2=90)
+    corner = cq.Solid.makeBox(1, 1, 1, cq.Vector(8, 8, 8))  # inside the ball's box, outside the ball
+    assert cad._apart([ball], [corner])
+    assert not cad._apart([ball], [corner.moved(cq.Location(cq.Vector(-3, -3, -3)))])
+    near = corner.moved(cq.Location(cq.Vector(-1.8, -1.8, -1.8)))  # 0.74 mm from the ball
+    assert cad._apart([ball], [near], gap_mm=0.5) and not cad._apart([ball], [near], gap_mm=1.0)
+    # Wholly inside, either way round: the surfaces are apart but the solids meet.
+    inner = corner.moved(cq.Location(cq.Vector(-8.5, -8.5, -8.5)))
+    assert not cad._apart([ball], [inner])
+    assert not cad._apart([inner], [ball])

@@ -3,9 +3,10 @@ between runs; one serial run per operation makes a rebuild byte-identical."""
 
 from __future__ import annotations
 
-from printables.cad import import_cadquery
 from OCP.BRepAlgoAPI import BRepAlgoAPI_Cut, BRepAlgoAPI_Fuse
 from OCP.TopTools import TopTools_ListOfShape
+
+from printables.cad import import_cadquery
 
 cq = import_cadquery()  # without its VTK display modules
 

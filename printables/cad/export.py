@@ -12,15 +12,15 @@ import re
 import tempfile
 from pathlib import Path
 
-from printables.cad import import_cadquery
 import numpy as np
 from OCP.BRep import BRep_Tool
 from OCP.BRepMesh import BRepMesh_IncrementalMesh
 from OCP.TopAbs import TopAbs_Orientation
 from OCP.TopLoc import TopLoc_Location
 
-from printables.fileio import write_atomic
+from printables.cad import import_cadquery
 from printables.cad.workplane import Workplane
+from printables.fileio import write_atomic
 
 cq = import_cadquery()  # without its VTK display modules
 
