@@ -463,3 +463,34 @@ def test_check_fails_without_the_publishers_box_or_the_advice(tmp_path):
     results = _results(_with_items(document, 0, kept), tmp_path)
     assert not results["publisher's box"].ok and "Players: 2" in results["publisher's box"].detail
     assert not results["card advice"].ok and "page(s) [1]" in results["card advice"].detail
+
+
+def _spiral_by_definition(space_mm):
+    """The track's spaces found by bisecting _spiral_length itself (what _spiral_spaces writes out)."""
+    import math
+
+    r_space = space_mm / 2
+    r_centre = lay.CENTRE_SCALE * r_space
+    pitch, step = space_mm + lay.RING_GAP_MM, space_mm + lay.SPACE_GAP_MM
+    first = r_centre + lay.SPACE_GAP_MM + r_space
+    b = pitch / (2 * math.pi)
+    start = lay._spiral_length(first, pitch)
+    places = []
+    for j in range(1, rules.TRACK_POSITIONS):
+        target = start + (j - 1) * step
+        lo, hi = first, first + 2 * math.pi * b * 20
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if lay._spiral_length(mid, pitch) < target else (lo, mid)
+        places.append((rules.FINAL_POSITION - j, lo, (lo - first) / b))
+    outer_t = places[-1][2]
+    spaces = [(rules.FINAL_POSITION, 0.0, 0.0, r_centre)]
+    for position, radius, t in places:
+        angle = -math.pi / 2 + (outer_t - t)
+        spaces.append((position, radius * math.cos(angle), radius * math.sin(angle), r_space))
+    return sorted(spaces)
+
+
+@pytest.mark.parametrize("size", [6.0, 9.5, 12.0, 13.5, 14.0, 16.0])
+def test_the_track_spiral_is_the_bisection_of_its_arc_length(size):
+    assert [(s.position, s.cx, s.cy, s.r) for s in lay.spiral_spaces(size)] == _spiral_by_definition(size)

@@ -197,3 +197,24 @@ def test_text_fast_path_refuses_what_it_does_not_write(monkeypatch):
     top_down = rl_canvas.Canvas(io.BytesIO(), bottomup=0)
     top_down.setFont(_font("Helvetica"), 9)
     assert not fastpath.text_fast(top_down)
+
+
+def test_numbers_are_written_as_fp_str_writes_them(monkeypatch):
+    # fastpath remembers each number's text: fp_str formats every number alone and joins them with
+    # spaces, so numbers(*values) must be fp_str(*values) whatever was remembered before.
+    from reportlab.lib.rl_accel import fp_str
+
+    rng = random.Random(3)
+    pool = [0, 1, -1, 0.0, -0.0, 1.0, True, 1e-8, -1e-8, 5e-7, 0.5, 123456.789, 95000.4, 94999.6, -0.00049,
+            2 ** 40, 1 / 3, 841.8897637795275]
+    for _ in range(3000):
+        pool.append(rng.choice([rng.uniform(-1000, 1000), round(rng.uniform(0, 600), rng.randint(0, 4)),
+                                rng.randint(-600, 600), rng.uniform(-1, 1) * 10 ** rng.randint(-9, 6)]))
+    monkeypatch.setattr(fastpath, "_NUMBER_LIMIT", 500)  # the store is emptied now and then too
+    for _ in range(4000):
+        values = [rng.choice(pool) for _ in range(rng.choice([1, 2, 4, 6]))]
+        assert fastpath.numbers(*values) == fp_str(*values), values
+    assert 0 < len(fastpath._NUMBERS) <= 500
+    code = []
+    fastpath.line(code, 1.0, -0.0, 2 ** 40, 1 / 3)
+    assert code == ["n 1 0 m %s l S" % fp_str(2 ** 40, 1 / 3)]

@@ -76,3 +76,31 @@ def test_a_broken_range_offset_reads_as_reportlab_reads_it(tmp_path):
     _assert_same_font(fast, slow)
     first = struct.unpack_from(">H", data, start + 16 + 2 * segments)[0]
     assert fast.face.charToGlyph[first] == 0
+
+
+@pytest.mark.parametrize("path", _installed_faces()[:2], ids=lambda p: p.name)
+def test_a_face_given_the_file_bytes_reads_as_from_the_file(path):
+    _assert_same_font(FastTTFont("Face", str(path), path.read_bytes()), TTFont("Face", str(path)))
+
+
+def test_the_renderer_embeds_the_bytes_the_metrics_were_checked_on(monkeypatch, tmp_path):
+    # printables.fonts reads a face's file to check its stored metrics; the renderer takes those
+    # bytes (once) instead of reading the file again, and reads it itself when there are none.
+    from reportlab.pdfbase import pdfmetrics
+
+    from printables.render import pdf
+
+    path = fonts.font_file("regular")
+    fonts._metrics.cache_clear()
+    fonts._READ_FOR_CHECK.clear()
+    fonts._metrics("regular")
+    data = fonts._READ_FOR_CHECK[str(path)]
+    assert data == path.read_bytes()
+    made = []
+    monkeypatch.setattr(pdf, "FastTTFont", lambda *args: made.append(args) or FastTTFont(*args))
+    monkeypatch.setattr(pdfmetrics, "getRegisteredFontNames", lambda: [])
+    monkeypatch.setattr(pdfmetrics, "registerFont", lambda font: None)
+    pdf._font("Helvetica")
+    assert made[-1][2] is data and str(path) not in fonts._READ_FOR_CHECK
+    pdf._font("Helvetica")
+    assert made[-1][2] is None  # handed over once; later it is read from the file

@@ -120,3 +120,12 @@ def test_short_options_with_attached_values_still_work(tmp_path):
     result, _ = _run(tmp_path, "peas", f"-o{out}", "--lang=ko")
     assert result.returncode == 0, result.stderr
     assert len(PdfReader(out).pages) >= 1
+
+
+def test_a_sheet_command_does_not_load_the_customizer(tmp_path):
+    result, loaded = _run(tmp_path, "peas", "-o", str(tmp_path / "peas.pdf"))
+    assert result.returncode == 0, result.stderr
+    assert not {name for name in loaded["modules"] if name.startswith("printables.serve")}
+    result, loaded = _run(tmp_path, "serve", "--help")  # still a command of its own, loaded when named
+    assert result.returncode == 0 and "--port" in result.stdout
+    assert "printables.serve.command" in loaded["modules"]

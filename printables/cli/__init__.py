@@ -38,21 +38,23 @@ DEFAULT_OUTPUT = Path("output")
 # One module per game command; each defines a click command named like its module. They are
 # imported only when used, so `printables harvest` never pays for the other games' rule cores.
 GAME_COMMANDS = ("harvest", "minefield", "peas", "patchwork", "giuthi")
+# Other commands defined in a module of their own, imported the same way (command name -> module).
+COMMAND_MODULES = {**{name: f"printables.cli.{name}" for name in GAME_COMMANDS}, "serve": "printables.serve.command"}
 
 
 class OneLineErrors(click.Group):
     """A group whose usage and parameter errors are one line on stderr with exit code 2."""
 
     def list_commands(self, ctx):
-        return sorted(set(super().list_commands(ctx)) | set(GAME_COMMANDS))
+        return sorted(set(super().list_commands(ctx)) | set(COMMAND_MODULES))
 
     ran_sheet_command = False  # see exit_now
 
     def get_command(self, ctx, name):
-        if name in GAME_COMMANDS:
+        if name in COMMAND_MODULES:
             import importlib
 
-            return getattr(importlib.import_module(f"printables.cli.{name}"), name)
+            return getattr(importlib.import_module(COMMAND_MODULES[name]), name)
         return super().get_command(ctx, name)
 
     def resolve_command(self, ctx, args):
@@ -248,9 +250,3 @@ def check(paths: tuple[Path, ...]) -> int:
             click.echo(f"  {result}")
         failed += bool(bad)
     return 1 if failed else 0
-
-
-
-
-from printables.serve.command import serve  # noqa: E402 - the customizer lives in printables/serve/
-main.add_command(serve)

@@ -684,12 +684,14 @@ def _spiral_spaces(space_mm: float) -> tuple[Space, ...]:
     start_length = _spiral_length(first, pitch)
     outer_t = 0.0
     places = []
+    half_b, sqrt, asinh = b / 2, math.sqrt, math.asinh  # _spiral_length(mid, pitch), written out below
     for j in range(1, rules.TRACK_POSITIONS):
         target = start_length + (j - 1) * step
         lo, hi = first, first + 2 * math.pi * b * 20
         for _ in range(60):  # bisection on the radius: arc length grows with it
             mid = (lo + hi) / 2
-            if _spiral_length(mid, pitch) < target:
+            phi = mid / b
+            if half_b * (phi * sqrt(1 + phi * phi) + asinh(phi)) < target:
                 lo = mid
             else:
                 hi = mid

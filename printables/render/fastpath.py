@@ -8,7 +8,8 @@ checking its arguments again. These functions append exactly the strings those m
 ``setLineWidth``, ``setDash``, ``line``, ``rect``, ``circle`` through ``pdfgeom.bezierArc``, and a
 polygon's ``drawPath``) and set the same canvas attributes; RGB colours still go through reportlab.
 Texts in an embedded TrueType face are written as ``drawString`` & co. write them (``text``), the
-font's own ``splitString`` assigning the subset codes in drawing order as reportlab does.
+font's own ``splitString`` assigning the subset codes in drawing order as reportlab does. Each
+number's text (``fp_str``'s) is remembered: a sheet's coordinates repeat.
 tests/test_render_fastpath.py draws thousands of random shapes both ways and compares the content
 and the PDF bytes, so a reportlab that writes them differently fails there, not in a printed sheet.
 """
@@ -38,6 +39,27 @@ _STROKE_GREY: dict = {}
 _WIDTH: dict = {}
 _FILL_GREY: dict = {}
 _CACHE_LIMIT = 4096  # a long-running process (printables serve) never keeps more than this many
+
+
+# Each number's text, as fp_str writes it: fp_str formats every number alone (its value alone decides
+# the text) and joins them with single spaces, and a sheet's coordinates repeat (on Patchwork's six
+# pages some 17,500 numbers take 2,200 values), so a number already written is looked up instead.
+_NUMBERS: dict = {}
+_NUMBER_LIMIT = 16384  # a long-running process (printables serve) never keeps more than this many
+
+
+def _number(value) -> str:
+    """``fp_str(value)``, remembered."""
+    if len(_NUMBERS) >= _NUMBER_LIMIT:
+        _NUMBERS.clear()
+    text = _NUMBERS[value] = fp_str(value)
+    return text
+
+
+def numbers(*values) -> str:
+    """``fp_str(*values)``: the numbers' texts joined by spaces."""
+    get = _NUMBERS.get
+    return " ".join([get(value) or _number(value) for value in values])
 
 
 def _operator(cache: dict, value, template: str) -> str:
@@ -87,8 +109,9 @@ def polygon(c, code: list, points: list[tuple[float, float]], closed: bool, stro
     """``canvas.drawPath`` of a path moved to the first point, on to the others, closed if ``closed``
     (a path object's operators joined by spaces, after an ``n``; an open path is never filled)."""
     (x0, y0), *rest = points
-    ops = ["n", "%s m" % fp_str(x0, y0)]
-    ops += ["%s l" % fp_str(x, y) for x, y in rest]
+    get = _NUMBERS.get
+    ops = ["n", f"{get(x0) or _number(x0)} {get(y0) or _number(y0)} m"]
+    ops += [f"{get(x) or _number(x)} {get(y) or _number(y)} l" for x, y in rest]
     if closed:
         ops.append("h")
     code.append(" ".join(ops))
@@ -97,12 +120,16 @@ def polygon(c, code: list, points: list[tuple[float, float]], closed: bool, stro
 
 def line(code: list, x1: float, y1: float, x2: float, y2: float) -> None:
     """``canvas.line``."""
-    code.append("n %s m %s l S" % (fp_str(x1, y1), fp_str(x2, y2)))
+    get = _NUMBERS.get
+    code.append(f"n {get(x1) or _number(x1)} {get(y1) or _number(y1)} m "
+                f"{get(x2) or _number(x2)} {get(y2) or _number(y2)} l S")
 
 
 def rect(c, code: list, x: float, y: float, width: float, height: float, stroke: int, fill: int) -> None:
     """``canvas.rect``."""
-    code.append("n %s re " % fp_str(x, y, width, height) + PATH_OPS[stroke, fill, c._fillMode])
+    get = _NUMBERS.get
+    code.append(f"n {get(x) or _number(x)} {get(y) or _number(y)} {get(width) or _number(width)} "
+                f"{get(height) or _number(height)} re " + PATH_OPS[stroke, fill, c._fillMode])
 
 
 def circle(c, code: list, x_cen: float, y_cen: float, r: float, stroke: int, fill: int) -> None:
@@ -117,11 +144,11 @@ def circle(c, code: list, x_cen: float, y_cen: float, r: float, stroke: int, fil
     k = _KAPPA
     c0, s0 = _QUARTERS[0][0], _QUARTERS[0][1]
     code.append("n")  # a path's first operator is preceded by n (PDFPathObject._init_code_append)
-    code.append("%s m" % fp_str(xc + rx * c0, yc - ry * s0))
+    code.append(numbers(xc + rx * c0, yc - ry * s0) + " m")
     for c0, s0, c1, s1 in _QUARTERS:
-        code.append("%s c" % fp_str(xc + rx * (c0 - k * s0), yc - ry * (s0 + k * c0),
-                                    xc + rx * (c1 + k * s1), yc - ry * (s1 - k * c1),
-                                    xc + rx * c1, yc - ry * s1))
+        code.append(numbers(xc + rx * (c0 - k * s0), yc - ry * (s0 + k * c0),
+                            xc + rx * (c1 + k * s1), yc - ry * (s1 - k * c1),
+                            xc + rx * c1, yc - ry * s1) + " c")
     code.append(PATH_OPS[stroke, fill, c._fillMode])
 
 
@@ -154,4 +181,5 @@ def text(c, code: list, x: float, y: float, string: str, anchor: str) -> None:
             parts.append(f"{font.getSubsetInternalName(subset, doc)} {switch}")
             current = subset
         parts.append(f"({escape(chunk)}) Tj")
-    code.append("BT 1 0 0 1 %s Tm %s T* ET" % (fp_str(x, y), " ".join(parts)))
+    get = _NUMBERS.get
+    code.append(f"BT 1 0 0 1 {get(x) or _number(x)} {get(y) or _number(y)} Tm {' '.join(parts)} T* ET")

@@ -36,7 +36,8 @@ def _font(font: str) -> str:
     """The registered (embedded) face for a layout's font name, registered with reportlab on first use."""
     name = fonts.registered_name(font)
     if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(FastTTFont(name, str(fonts.font_file(fonts.face_of(font)))))
+        path = fonts.font_file(fonts.face_of(font))
+        pdfmetrics.registerFont(FastTTFont(name, str(path), fonts.take_file_bytes(path)))
     return name
 
 

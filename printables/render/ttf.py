@@ -130,7 +130,17 @@ def _read_char_info(face: TTFontFace) -> bool:
 
 
 class FastTTFontFace(TTFontFace):
-    """reportlab's TrueType face, its per-glyph tables unpacked whole (same attributes)."""
+    """reportlab's TrueType face, its per-glyph tables unpacked whole (same attributes).
+
+    ``data``, when given, is the file's content already read (printables.fonts reads it to check
+    its stored metrics): reportlab's reader keeps file data already there instead of reading the
+    file again.
+    """
+
+    def __init__(self, filename: str, data: bytes | None = None) -> None:
+        if data is not None:
+            self.filename, self._ttf_data = filename, data  # what TTFontParser.readFile sets
+        TTFontFace.__init__(self, filename)
 
     @cached_property
     def glyphToChar(self) -> dict[int, list[int]]:  # noqa: N802 - reportlab's name
@@ -156,9 +166,9 @@ class FastTTFontFace(TTFontFace):
 class FastTTFont(TTFont):
     """``reportlab.pdfbase.ttfonts.TTFont(name, filename)`` with the face read by ``FastTTFontFace``."""
 
-    def __init__(self, name: str, filename: str) -> None:  # TTFont.__init__ with its defaults
+    def __init__(self, name: str, filename: str, data: bytes | None = None) -> None:  # TTFont.__init__, its defaults
         self.fontName = name
-        self.face = FastTTFontFace(filename)
+        self.face = FastTTFontFace(filename, data)
         self.encoding = TTEncoding()
         self.state = WeakKeyDictionary()
         self._asciiReadable = rl_config.ttfAsciiReadable
