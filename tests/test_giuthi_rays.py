@@ -99,7 +99,7 @@ def test_a_half_s_hits_are_cast_once_per_grid_during_a_board_check(monkeypatch):
     assert all(np.array_equal(a, b) for a, b in zip(giuthi_stl.mesh_hits(half.vertices, half.faces, g1), expected))
     giuthi_stl.mesh_hits(half.vertices, half.faces, g1)
     assert len(cast) == 2  # no board being checked: nothing kept
-    giuthi_stl._MEMO.append({"halves": {id(half.vertices)}})
+    giuthi_stl._memos().append({"halves": {id(half.vertices)}})
     try:
         first = giuthi_stl.mesh_hits(half.vertices, half.faces, g1)
         again = giuthi_stl.mesh_hits(half.vertices, half.faces, g1)
@@ -110,5 +110,5 @@ def test_a_half_s_hits_are_cast_once_per_grid_during_a_board_check(monkeypatch):
         giuthi_stl.mesh_hits(turned.vertices, turned.faces, g1)
         assert len(cast) == 6
     finally:
-        giuthi_stl._MEMO.pop()
-    assert not giuthi_stl._MEMO
+        giuthi_stl._memos().pop()
+    assert not giuthi_stl._memos()

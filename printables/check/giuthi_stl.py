@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,14 +165,22 @@ def _row_extents(plan: np.ndarray, y: np.ndarray, m: np.ndarray) -> tuple[np.nda
 
 # While a board is checked (check_meshes), the hits of a mesh's own vertices and faces on a grid,
 # by the arrays' identity (the arrays are held, so no other array takes their id): the left half's
-# top surface and its spans over the folded halves' overlap are cast on the same grid, once.
-_MEMO: list[dict] = []
+# top surface and its spans over the folded halves' overlap are cast on the same grid, once. One
+# stack per thread.
+_LOCAL = threading.local()
+
+
+def _memos() -> list[dict]:
+    if not hasattr(_LOCAL, "memos"):
+        _LOCAL.memos = []
+    return _LOCAL.memos
 
 
 def mesh_hits(vertices: np.ndarray, faces: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``vertical_hits(vertices[faces], grid)``, cast once per board check for the same arrays and
     grid (the hits are then read-only)."""
-    memo = _MEMO[-1] if _MEMO else None
+    memos = _memos()
+    memo = memos[-1] if memos else None
     key = (id(vertices), id(faces), grid)
     if memo is not None and key in memo:
         return memo[key][2]
@@ -709,11 +718,12 @@ def check_stl_file(stl_path: Path) -> list[CheckResult]:
 def check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
                  seed: tuple[float, str] | None = None) -> list[CheckResult]:
     """Every check of a board given its two halves as meshes (in open-board position)."""
-    _MEMO.append({"halves": {id(m.vertices) for m in meshes.values()}})
+    memos = _memos()
+    memos.append({"halves": {id(m.vertices) for m in meshes.values()}})
     try:
         return _check_meshes(meshes, p, seed)
     finally:
-        _MEMO.pop()
+        memos.pop()
 
 
 def _check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
