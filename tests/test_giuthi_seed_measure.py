@@ -146,3 +146,14 @@ def test_dilations_are_ndimage_s(seed):
     assert np.array_equal(_dilated_in_box(blob, 3), ndimage.binary_dilation(blob, iterations=3))
     empty = np.zeros((5, 6), dtype=bool)
     assert not _dilated_in_box(empty, 3).any() and not _dilated(empty).any()
+
+
+@pytest.mark.parametrize("seed", [10, 11, 12])
+def test_deepest_is_the_first_greatest_pixel_of_the_mask(seed):
+    from printables.check.giuthi_seeds import _deepest
+
+    rng = np.random.default_rng(seed)
+    values = np.round(rng.random((50, 70)) * 4, 0)  # many ties
+    for mask in (rng.random((50, 70)) < 0.05, np.zeros((50, 70), dtype=bool), values >= 4):
+        want = np.unravel_index(np.argmax(np.where(mask, values, -1)), values.shape)
+        assert tuple(map(int, _deepest(mask, values))) == tuple(map(int, want))

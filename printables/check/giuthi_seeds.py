@@ -212,6 +212,19 @@ def _dilated_in_box(mask: np.ndarray, iterations: int) -> np.ndarray:
     return out
 
 
+def _deepest(mask: np.ndarray, values: np.ndarray) -> tuple:
+    """``np.unravel_index(np.argmax(np.where(mask, values, -1)), values.shape)`` for values >= 0,
+    looked for in the box of ``mask``'s pixels only (the same first pixel in row-major order)."""
+    rows = np.flatnonzero(mask.any(axis=1))
+    if len(rows) == 0:
+        return np.unravel_index(np.argmax(np.where(mask, values, -1)), values.shape)
+    cols = np.flatnonzero(mask.any(axis=0))
+    box = (slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1))
+    shape = (rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1)
+    r, c = np.unravel_index(np.argmax(np.where(mask[box], values[box], -1)), shape)
+    return (r + rows[0], c + cols[0])
+
+
 def _gate_widths(
     edt_mm: np.ndarray, local: np.ndarray, seed_a: np.ndarray, seed_b: np.ndarray, px: float
 ) -> tuple[float, float, bool]:
@@ -221,8 +234,7 @@ def _gate_widths(
     erosion by r exactly while r is below the gate's narrowest half width.
     """
     # Each seed's deepest pixel survives every erosion tried here (its radius is far larger).
-    deep_a = np.unravel_index(np.argmax(np.where(seed_a, edt_mm, -1)), edt_mm.shape)
-    deep_b = np.unravel_index(np.argmax(np.where(seed_b, edt_mm, -1)), edt_mm.shape)
+    deep_a, deep_b = _deepest(seed_a, edt_mm), _deepest(seed_b, edt_mm)
 
     # A path out of a seed (a 4-connected piece, never 4-next to the other seed) first steps onto a
     # gate pixel 4-next to it; under erosion by r at or above the widest of those, none is left.
