@@ -69,3 +69,46 @@ def test_hits_are_those_of_testing_every_ray_in_the_box(kind, seed):
     assert len(want[0]) > 100
     for g, w in zip(got, want):
         assert np.array_equal(g, w)
+
+
+@pytest.mark.parametrize("rays", [1, 300, 2**16, 2**16 + 1, 5_000_000, 2**32, 2**32 + 5])
+def test_hits_ordered_as_lexsort_orders_them(rays):
+    from printables.check.giuthi_stl import by_ray_then_z
+
+    rng = np.random.default_rng(rays % 1000)
+    ray = rng.integers(0, rays, 4000)
+    ray[3::3] = ray[1:-2:3]  # many hits share a ray
+    z = np.round(rng.normal(size=4000), 1)  # and a z
+    z[::50] = -0.0
+    z[1::50] = 0.0
+    z[2::97] = np.nan
+    assert np.array_equal(by_ray_then_z(ray, z, rays), np.lexsort((z, ray)))
+
+
+def test_a_half_s_hits_are_cast_once_per_grid_during_a_board_check(monkeypatch):
+    import trimesh
+
+    from printables.check import giuthi_stl
+
+    half, turned = trimesh.creation.box((10, 20, 5)), trimesh.creation.box((10, 20, 6))
+    cast = []
+    real = giuthi_stl.vertical_hits
+    monkeypatch.setattr(giuthi_stl, "vertical_hits", lambda tri, grid: cast.append(grid) or real(tri, grid))
+    g1, g2 = grid_over(half.bounds[0], half.bounds[1], 0.5), grid_over(half.bounds[0], half.bounds[1], 1.0)
+    expected = real(half.triangles, g1)
+    assert all(np.array_equal(a, b) for a, b in zip(giuthi_stl.mesh_hits(half.vertices, half.faces, g1), expected))
+    giuthi_stl.mesh_hits(half.vertices, half.faces, g1)
+    assert len(cast) == 2  # no board being checked: nothing kept
+    giuthi_stl._MEMO.append({"halves": {id(half.vertices)}})
+    try:
+        first = giuthi_stl.mesh_hits(half.vertices, half.faces, g1)
+        again = giuthi_stl.mesh_hits(half.vertices, half.faces, g1)
+        assert again is first and len(cast) == 3 and not first[1].flags.writeable
+        assert all(np.array_equal(a, b) for a, b in zip(first, expected))
+        giuthi_stl.mesh_hits(half.vertices, half.faces, g2)  # another grid
+        giuthi_stl.mesh_hits(turned.vertices, turned.faces, g1)  # not one of the halves: never kept
+        giuthi_stl.mesh_hits(turned.vertices, turned.faces, g1)
+        assert len(cast) == 6
+    finally:
+        giuthi_stl._MEMO.pop()
+    assert not giuthi_stl._MEMO

@@ -129,3 +129,20 @@ def test_section_mask_counts_crossings_even_odd():
         expected = (np.abs(x) < 2) & (np.abs(y) < 1.5) & ~((np.abs(x) < 1) & (np.abs(y) < 0.5))
         assert mask.sum() == expected.sum() > 0
         assert np.array_equal(mask, expected)
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+def test_dilations_are_ndimage_s(seed):
+    from printables.check.giuthi_seeds import _dilated, _dilated_in_box
+
+    rng = np.random.default_rng(seed)
+    mask = rng.random((60, 90)) < 0.01
+    mask[0, 5] = mask[-1, -1] = True  # at the edges
+    assert np.array_equal(_dilated(mask), ndimage.binary_dilation(mask))
+    for iterations in (1, 3, 4):
+        assert np.array_equal(_dilated_in_box(mask, iterations), ndimage.binary_dilation(mask, iterations=iterations))
+    blob = np.zeros((60, 90), dtype=bool)
+    blob[20:24, 40:47] = True
+    assert np.array_equal(_dilated_in_box(blob, 3), ndimage.binary_dilation(blob, iterations=3))
+    empty = np.zeros((5, 6), dtype=bool)
+    assert not _dilated_in_box(empty, 3).any() and not _dilated(empty).any()

@@ -10,6 +10,18 @@ from printables.check.mesh_cache import load_stl
 from printables.check.stl_file import UnreadableStl
 
 
+@pytest.fixture(autouse=True)
+def empty_caches(monkeypatch):
+    """Each test starts with nothing kept by the checks of earlier tests in this process."""
+    from collections import OrderedDict
+
+    from printables.check import giuthi_seeds, mesh_cache
+
+    monkeypatch.setattr(mesh_cache, "_MESHES", OrderedDict())
+    monkeypatch.setattr(mesh_cache, "_RESULTS", OrderedDict())
+    monkeypatch.setattr(giuthi_seeds, "_MEASURED", {})
+
+
 def _box(path, size):
     path.write_bytes(trimesh.creation.box(extents=size).export(file_type="stl"))
 
@@ -125,3 +137,58 @@ def test_a_3mf_is_checked_once_per_content_and_again_after_any_change(tmp_path, 
     shutil.copy(stl, renamed.with_suffix(".stl"))
     assert [r.name.split(":")[0] for r in giuthi_3mf.check_3mf(renamed)] == ["giuthi-board-right-test"] * 5
     assert len(calls) == 5
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_huge_page_advice_is_off_while_a_file_is_checked_and_set_back(tmp_path, monkeypatch, before):
+    from numpy._core.multiarray import _set_madvise_hugepage
+
+    from printables.check import dispatch
+
+    seen = []
+
+    def check(path, slicer):
+        seen.append(_set_madvise_hugepage(False))
+        raise RuntimeError("damaged in an unforeseen way")
+
+    monkeypatch.setattr(dispatch, "_check_file", check)
+    was = _set_madvise_hugepage(before)
+    try:
+        results = dispatch.check_file(tmp_path / "x.pdf")
+        assert seen == [False] and _set_madvise_hugepage(was) is before
+    finally:
+        _set_madvise_hugepage(was)
+    assert [r.name for r in results] == ["read file"] and "RuntimeError" in results[0].detail
+
+
+def test_a_rules_sheet_is_checked_once_per_content_and_other_pdfs_every_time(tmp_path, monkeypatch):
+    """The same rules sheet in two sets (giuthi-default and giuthi-travel print the same) is read once;
+    a changed byte, another name or another preflight strictness reads it again."""
+    import shutil
+
+    from printables.check import dispatch
+    from printables.check.preflight import STRICT_ENV
+    from printables.models import write_rules_sheet
+
+    read = []
+    real = dispatch._check_pdf_file
+    monkeypatch.setattr(dispatch, "_check_pdf_file", lambda path: read.append(path.parent.name) or real(path))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    sheet = write_rules_sheet(6, 4, tmp_path / "a" / "giuthi-rules.pdf")
+    shutil.copy(sheet, tmp_path / "b" / sheet.name)
+    first = dispatch.check_file(sheet)
+    assert first[0].detail == "giuthi-rules" and all(r.ok for r in first), [str(r) for r in first if not r.ok]
+    assert dispatch.check_file(tmp_path / "b" / sheet.name) == first and read == ["a"]
+    shutil.copy(sheet, tmp_path / "b" / "other-name.pdf")
+    dispatch.check_file(tmp_path / "b" / "other-name.pdf")
+    monkeypatch.setenv(STRICT_ENV, "1")
+    dispatch.check_file(sheet)
+    assert read == ["a", "b", "a"]
+    monkeypatch.delenv(STRICT_ENV)
+    damaged = tmp_path / "b" / sheet.name
+    damaged.write_bytes(damaged.read_bytes().replace(b"/Count 1", b"/Count 9", 1)[:-200])
+    assert [r.name for r in dispatch.check_file(damaged)] != [r.name for r in first] and read[-1] == "b"
+    not_rules = tmp_path / "b" / "notes.pdf"
+    not_rules.write_bytes(b"%PDF-1.4\n%%EOF\n")
+    assert dispatch.check_file(not_rules) == dispatch.check_file(not_rules) and read[-2:] == ["b", "b"]

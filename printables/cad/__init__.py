@@ -1,1 +1,142 @@
-"""cadquery model builders (the only package importing cadquery, and only when a model command runs)."""
+"""cadquery model builders (the only package importing cadquery, and only when a model command runs).
+
+``import_cadquery`` imports cadquery without the VTK display libraries it loads at import time
+(``cadquery.occ_impl.shapes`` imports ``OCP.IVtkOCC``, which imports the whole ``vtk`` package:
+about 0.8 s of a ~1.8 s import) and uses only to show or export shapes for display
+(``toVtkPolyData``, ``cadquery.vis``, VTK/VRML export), which printables never does. While
+cadquery is imported, each VTK module it asks for is a stand-in whose names (``vtkPolyData``, ...)
+are placeholders; the first time anything uses a placeholder (calls it, reads an attribute,
+compares it, ``isinstance`` with it, subclasses it), the real VTK module is imported and every
+placeholder left in cadquery's modules is replaced by the real object. The stand-ins are gone from
+``sys.modules`` once cadquery is imported, so a later ``import vtk`` gets the real one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+
+_DISPLAY_PACKAGES = ("vtk", "vtkmodules", "OCP.IVtk", "OCP.IVtkOCC", "OCP.IVtkVTK", "OCP.IVtkTools")
+
+
+def _is_display(name: str) -> bool:
+    return name in _DISPLAY_PACKAGES or name.startswith(("vtk.", "vtkmodules."))
+
+
+class _NotYet(Exception):
+    """A placeholder was used while cadquery is still being imported (its module is a stand-in)."""
+
+
+class _Later:
+    """Stands for ``<module>.<name>`` of a display module until first used, then is the real object."""
+
+    __slots__ = ("_module", "_name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self._module = module
+        self._name = name
+
+    def _real(self):
+        module = importlib.import_module(self._module)
+        if isinstance(module, _LaterModule):
+            raise _NotYet(f"{self._module}.{self._name}")
+        real = getattr(module, self._name)
+        _replace_placeholders()
+        return real
+
+    def __call__(self, *args, **kwargs):
+        return self._real()(*args, **kwargs)
+
+    def __getattr__(self, attr: str):
+        try:
+            return getattr(self._real(), attr)
+        except _NotYet:
+            raise AttributeError(attr) from None
+
+    def __eq__(self, other):
+        if isinstance(other, _Later):
+            return (self._module, self._name) == (other._module, other._name)
+        try:
+            return self._real() == other
+        except _NotYet:
+            return NotImplemented
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash((self._module, self._name))
+
+    def __int__(self) -> int:
+        return int(self._real())
+
+    def __index__(self) -> int:
+        return self._real().__index__()
+
+    def __instancecheck__(self, obj) -> bool:
+        return isinstance(obj, self._real())
+
+    def __subclasscheck__(self, cls) -> bool:
+        return issubclass(cls, self._real())
+
+    def __mro_entries__(self, bases):
+        return (self._real(),)
+
+    def __repr__(self) -> str:
+        return f"<{self._module}.{self._name}, imported when first used>"
+
+
+class _LaterModule(types.ModuleType):
+    """A display module's stand-in: every name it is asked for is a placeholder."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Later(self.__name__, name)
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path, target=None):
+        if _is_display(name):
+            return importlib.machinery.ModuleSpec(name, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        return _LaterModule(spec.name)
+
+    def exec_module(self, module) -> None:
+        pass
+
+
+def _replace_placeholders() -> None:
+    """Put the real object in place of every placeholder in cadquery's modules."""
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == "cadquery" or name.startswith("cadquery.")):
+            continue
+        space = vars(module)
+        for key, value in list(space.items()):
+            if type(value) is _Later:
+                space[key] = getattr(importlib.import_module(value._module), value._name)
+
+
+def import_cadquery() -> types.ModuleType:
+    """``cadquery``, imported (once) without its VTK display modules (see the module docstring)."""
+    if "cadquery" in sys.modules:
+        return sys.modules["cadquery"]
+    finder = _Finder()
+    sys.meta_path.insert(0, finder)
+    try:
+        import cadquery
+    finally:
+        sys.meta_path.remove(finder)
+        for name, module in list(sys.modules.items()):
+            if isinstance(module, _LaterModule):
+                del sys.modules[name]
+                parent, _, child = name.rpartition(".")
+                if parent in sys.modules and getattr(sys.modules[parent], child, None) is module:
+                    delattr(sys.modules[parent], child)
+    return cadquery

@@ -1,9 +1,10 @@
 """cadquery model of the two-half folding Giuthi board, exported as STL and STEP.
 
 Each half is built in its print orientation, which is also its place on the open board (see
-``printables.layout.giuthi_board``), from small named steps: ``_body`` (the envelope with its
-``_chamfer``), ``_pits``, ``_stores`` (bowls), ``_side_marks``, ``_band_groove``, ``_hinge`` and
-``_screw_holes``. The body is
+``printables.layout.giuthi_board``), from small named parts: ``_body`` (the envelope with its
+``_chamfer``), the cutters of ``_pits``, ``_stores`` (bowls), ``_side_marks`` and ``_band_groove``,
+the knuckles and notches of ``_hinge`` and the bores of ``_screw_holes``, put together with as few
+booleans as give the same solid (``build_half``). The body is
 solid: the slicer's sparse infill hollows it, and measured with PrusaSlicer that prints faster and
 lighter than pit walls and ribs standing in a hollow drawn here (each face of such a hollow costs
 a slow outer perimeter on every layer). Booleans run serially so that the same parameters give a
@@ -15,9 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import cadquery as cq
-
-from printables.cad import booleans, export
+from printables.cad import booleans, export, import_cadquery
 from printables.cad.workplane import Workplane
 from printables.fileio import write_atomic
 from printables.layout.giuthi_board import (
@@ -35,6 +34,8 @@ from printables.layout.giuthi_board import (
     teardrop,
 )
 from printables.params.giuthi_board import GiuthiBoardParams
+
+cq = import_cadquery()  # without its VTK display modules
 
 # Chordal deviation 0.05 mm is a quarter of a layer: pit rims (r 18 mm) get ~42 facets, the
 # knuckles and bores are limited by the angular tolerance (0.25 rad, ~25 facets round).
@@ -136,8 +137,8 @@ def _body(lay: HalfLayout) -> cq.Shape:
     return _chamfer(env, lay.chamfer, fold_x)
 
 
-def _pits(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
-    """Cut the pits: each distinct cutter is made once, at its first pit, and moved to the others."""
+def _pits(lay: HalfLayout) -> list[cq.Shape]:
+    """The pit cutters: each distinct cutter is made once, at its first pit, and moved to the others."""
     top = lay.outline.z1
     made: dict[tuple, tuple[Cavity, cq.Shape]] = {}
     cutters = []
@@ -149,20 +150,20 @@ def _pits(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
         if (c.cx, c.cy) != (first.cx, first.cy):
             cutter = cutter.moved(cq.Location(cq.Vector(c.cx - first.cx, c.cy - first.cy, 0)))
         cutters.append(cutter)
-    return _cut(shape, cutters)
+    return cutters
 
 
-def _stores(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
-    """Cut the store at the outer end: a long bowl beside both rows."""
-    return _cut(shape, [_cavity(lay.store, lay.outline.z1)])
+def _stores(lay: HalfLayout) -> list[cq.Shape]:
+    """The store's cutter at the outer end: a long bowl beside both rows."""
+    return [_cavity(lay.store, lay.outline.z1)]
 
 
-def _side_marks(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
-    """Deboss South's dimples and North's groove into the margins along the rows."""
-    return _cut(shape, [_mark(m, lay.outline.z1) for m in lay.marks])
+def _side_marks(lay: HalfLayout) -> list[cq.Shape]:
+    """South's dimples and North's groove, debossed into the margins along the rows."""
+    return [_mark(m, lay.outline.z1) for m in lay.marks]
 
 
-def _band_groove(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
+def _band_groove(lay: HalfLayout, p: GiuthiBoardParams) -> list[cq.Shape]:
     """V grooves (45-degree flanks) up both side faces and across the bottom for the rubber band.
 
     The band runs across the bottom, so the closed board still sits flat on a table.
@@ -179,7 +180,7 @@ def _band_groove(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.S
     # Across the bottom: a triangle in x-z opening at the bed, its roof at 45 degrees.
     section = [(gx - w, -ABOVE_MM), (gx + w, -ABOVE_MM), (gx + w, 0.0), (gx, w), (gx - w, 0.0)]
     cutters.append(_along_y(section, ["line"] * 4, -ABOVE_MM, width + ABOVE_MM))
-    return _cut(shape, cutters)
+    return cutters
 
 
 def _knuckle(lay: HalfLayout, p: GiuthiBoardParams, y0: float, y1: float) -> cq.Shape:
@@ -194,20 +195,19 @@ def _knuckle(lay: HalfLayout, p: GiuthiBoardParams, y0: float, y1: float) -> cq.
     return _cut(prism, [below])
 
 
-def _hinge(shape: cq.Shape, lay: HalfLayout, p: GiuthiBoardParams) -> cq.Shape:
-    """Add this half's knuckles and cut round notches where the other half's knuckles turn."""
+def _hinge(lay: HalfLayout, p: GiuthiBoardParams) -> tuple[list[cq.Shape], list[cq.Shape]]:
+    """This half's knuckles, and round notches where the other half's knuckles turn."""
     knuckles = [_knuckle(lay, p, k.y0, k.y1) for k in lay.knuckles]
-    shape = _fuse([shape] + knuckles)
     notches = []
     for y0, y1 in lay.notches:
         notches.append(
             Workplane("XZ", origin=(0, y0, 0)).center(lay.axis_x, lay.axis_z)
             .circle(lay.notch_radius).extrude(-(y1 - y0)).val()
         )
-    return _cut(shape, notches)
+    return knuckles, notches
 
 
-def _screw_holes(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
+def _screw_holes(lay: HalfLayout) -> list[cq.Shape]:
     """Teardrop bores along the hinge axis: clearance in the turning half, pilot in the other."""
     bores = []
     for k in lay.knuckles:
@@ -215,22 +215,58 @@ def _screw_holes(shape: cq.Shape, lay: HalfLayout) -> cq.Shape:
             continue
         t = teardrop(k.bore_radius, lay.axis_x, lay.axis_z)
         bores.append(_along_y([t["tip"], t["right"], t["bottom"], t["left"]], ["line", "arc"], k.bore_y0, k.bore_y1))
-    return _cut(shape, bores)
+    return bores
+
+
+def _holds_a_point_of(shape: cq.Shape, other: cq.Shape) -> bool:
+    """Whether a vertex of ``other`` lies inside a solid of ``shape``."""
+    point = other.Vertices()[0].Center()
+    return any(solid.isInside(point, 1e-6) for solid in shape.Solids())
+
+
+def _apart(shapes: list[cq.Shape], others: list[cq.Shape], gap_mm: float = 0.1) -> bool:
+    """Whether every one of ``shapes`` stays ``gap_mm`` clear of every one of ``others``.
+
+    Bounding boxes first; for the pairs whose boxes meet (a wide pit's sphere has a box far above
+    the board), the exact distance between their surfaces and, when that is clear, whether one
+    lies wholly inside the other (OCCT's distance does not see that).
+    """
+    def box(shape: cq.Shape):
+        b = shape.BoundingBox()
+        return (b.xmin, b.ymin, b.zmin), (b.xmax, b.ymax, b.zmax)
+
+    boxes = [box(o) for o in others]
+    for shape in shapes:
+        lo, hi = box(shape)
+        for other, (olo, ohi) in zip(others, boxes):
+            if not all(lo[i] - gap_mm < ohi[i] and olo[i] - gap_mm < hi[i] for i in range(3)):
+                continue
+            if (shape.distance(other) <= gap_mm or _holds_a_point_of(shape, other)
+                    or _holds_a_point_of(other, shape)):
+                return False
+    return True
 
 
 def build_half(p: GiuthiBoardParams, side: str, lay: HalfLayout | None = None) -> cq.Shape:
     """One half of the board as a single solid, in print orientation and open-board position.
 
     ``lay`` replaces the half's derived layout (tests build broken boards through it).
+
+    The body, less the pits, store, side marks and band groove, plus the knuckles, less the
+    notches and screw bores. When no knuckle comes near the surface cutters (as on every preset's
+    board), adding the knuckles first gives the
+    same solid, ((B - C) + K = (B + K) - C when K and C do not meet), so the body and knuckles
+    are fused once and every cutter taken away in one boolean; otherwise in two.
     """
     lay = half_layout(p, side) if lay is None else lay
     shape = _body(lay)
-    shape = _pits(shape, lay)
-    shape = _stores(shape, lay)
-    shape = _side_marks(shape, lay)
-    shape = _band_groove(shape, lay, p)
-    shape = _hinge(shape, lay, p)
-    shape = _screw_holes(shape, lay)
+    surface = _pits(lay) + _stores(lay) + _side_marks(lay) + _band_groove(lay, p)
+    knuckles, notches = _hinge(lay, p)
+    hinge_cuts = notches + _screw_holes(lay)
+    if _apart(surface, knuckles):
+        shape = _cut(_fuse([shape] + knuckles), surface + hinge_cuts)
+    else:
+        shape = _cut(_fuse([_cut(shape, surface)] + knuckles), hinge_cuts)
     solids = shape.Solids()
     if len(solids) != 1:
         raise RuntimeError(f"the {side} half came out as {len(solids)} solids, expected 1")

@@ -98,9 +98,31 @@ def check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
     ``slicer=False`` leaves out the PrusaSlicer checks of STLs (``printables build --no-slice``).
     """
     try:
-        return _check_file(Path(path), slicer)
+        with _small_pages():
+            return _check_file(Path(path), slicer)
     except Exception as error:  # a file damaged in a way no check foresaw is still a failed check
         return [CheckResult("read file", False, f"{Path(path).name}: {type(error).__name__}: {error}")]
+
+
+@contextmanager
+def _small_pages():
+    """numpy's advice to the kernel to back large arrays with huge pages, off while a file is
+    checked (then set back as it was).
+
+    The mesh checks make many short-lived rasters of a few to tens of MB; the kernel makes each
+    huge page on first touch, compacting memory for it, and that cost (system time) was a tenth of
+    the checks' CPU time and far more than it saves. The advice changes where memory comes from,
+    never a value."""
+    try:
+        from numpy._core.multiarray import _set_madvise_hugepage
+    except ImportError:  # another numpy: its own default
+        yield
+        return
+    was = _set_madvise_hugepage(False)
+    try:
+        yield
+    finally:
+        _set_madvise_hugepage(was)
 
 
 def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
@@ -157,8 +179,26 @@ def _collector_paused():
 
 
 def _check_pdf(path: Path) -> list[CheckResult]:
-    with _collector_paused():
-        return _check_pdf_file(path)
+    from printables.check.mesh_cache import digest, remembered
+    from printables.check.preflight import PREFLIGHT_PENDING, STRICT_ENV
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = None
+    if data is None:
+        with _collector_paused():
+            return _check_pdf_file(path)
+    # A rules sheet's results are a function of its name and bytes (and of how strict the preflight
+    # is): giuthi-compact, -default and -travel print the very same sheet, checked once per process.
+    # Other kinds read files beside them (the print card) or are never the same twice in a build.
+    key = ("pdf", path.name, digest(data), os.environ.get(STRICT_ENV), PREFLIGHT_PENDING)
+
+    def check():
+        with _collector_paused():
+            return _check_pdf_file(path)
+
+    return remembered(key, check, keep=lambda results: results[:1] == (CheckResult("kind", True, "giuthi-rules"),))
 
 
 def _check_pdf_file(path: Path) -> list[CheckResult]:

@@ -127,7 +127,7 @@ def _grid_for(mesh: trimesh.Trimesh, px: float = PIXEL_MM) -> _Grid:
 def section_mask(mesh: trimesh.Trimesh, z_mm: float, grid: _Grid) -> np.ndarray:
     """Pixels (rows, cols) whose centres lie inside the mesh's horizontal section at ``z_mm``."""
     segments = trimesh.intersections.mesh_plane(mesh, (0.0, 0.0, 1.0), (0.0, 0.0, z_mm))
-    mask = np.zeros((grid.rows, grid.cols + 1), dtype=np.int32)
+    mask = np.zeros((grid.rows, grid.cols + 1), dtype=np.uint8)
     if len(segments) == 0:
         return mask[:, :-1].astype(bool)
     p0, p1 = segments[:, 0, :2], segments[:, 1, :2]
@@ -145,11 +145,13 @@ def section_mask(mesh: trimesh.Trimesh, z_mm: float, grid: _Grid) -> np.ndarray:
     xc = p0[seg, 0] + t * (p1[seg, 0] - p0[seg, 0])
     col = np.clip(np.ceil((xc - grid.x0) / grid.px - 0.5).astype(int), 0, grid.cols)
     inside = (row >= 0) & (row < grid.rows)
-    # Crossings per pixel (np.add.at's sums, counted by bincount).
-    flat = row[inside] * (grid.cols + 1) + col[inside]
-    mask = np.bincount(flat, minlength=mask.size).astype(np.int32).reshape(mask.shape)
-    # Even-odd rule: a pixel is inside when an odd number of crossings lie to its left.
-    return (np.cumsum(mask, axis=1, dtype=np.int32)[:, :-1] & 1).astype(bool)
+    # Even-odd rule: a pixel is inside when an odd number of crossings lie to its left. Only
+    # parities count: each pixel's crossings, odd or even, then their running parity along the row.
+    pixel, crossings = np.unique(row[inside] * (grid.cols + 1) + col[inside], return_counts=True)
+    odd = np.zeros(mask.size, dtype=np.uint8)
+    odd[pixel[(crossings & 1) == 1]] = 1
+    inside_left = np.bitwise_xor.accumulate(odd.reshape(mask.shape), axis=1)
+    return np.ascontiguousarray(inside_left[:, :-1]).view(bool)
 
 
 def _count_pieces(mask: np.ndarray, grid: _Grid) -> int:
@@ -186,6 +188,30 @@ def _bottom_coverage(mesh: trimesh.Trimesh, grid: _Grid) -> np.ndarray:
     return covered
 
 
+def _dilated(mask: np.ndarray) -> np.ndarray:
+    """``ndimage.binary_dilation(mask)`` (the cross: each pixel and its four neighbours, nothing
+    beyond the edge), by shifted copies."""
+    out = mask.copy()
+    out[1:] |= mask[:-1]
+    out[:-1] |= mask[1:]
+    out[:, 1:] |= mask[:, :-1]
+    out[:, :-1] |= mask[:, 1:]
+    return out
+
+
+def _dilated_in_box(mask: np.ndarray, iterations: int) -> np.ndarray:
+    """``ndimage.binary_dilation(mask, iterations=iterations)``, made in the box of ``mask``'s pixels
+    widened by ``iterations`` (no pixel farther can be reached)."""
+    out = np.zeros_like(mask)
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if len(rows) == 0:
+        return out
+    box = (slice(max(rows[0] - iterations, 0), rows[-1] + 1 + iterations),
+           slice(max(cols[0] - iterations, 0), cols[-1] + 1 + iterations))
+    out[box] = ndimage.binary_dilation(mask[box], iterations=iterations)
+    return out
+
+
 def _gate_widths(
     edt_mm: np.ndarray, local: np.ndarray, seed_a: np.ndarray, seed_b: np.ndarray, px: float
 ) -> tuple[float, float, bool]:
@@ -201,7 +227,7 @@ def _gate_widths(
     # A path out of a seed (a 4-connected piece, never 4-next to the other seed) first steps onto a
     # gate pixel 4-next to it; under erosion by r at or above the widest of those, none is left.
     gate_only = local & ~seed_a & ~seed_b
-    cut = min(float(edt_mm[gate_only & ndimage.binary_dilation(seed)].max(initial=-1.0)) for seed in (seed_a, seed_b))
+    cut = min(float(edt_mm[gate_only & _dilated(seed)].max(initial=-1.0)) for seed in (seed_a, seed_b))
 
     def joined(r: float) -> bool:
         if r >= cut:
@@ -449,7 +475,7 @@ def _measure_mesh(mesh: trimesh.Trimesh) -> SprueMeasure:
         cols = slice(min(bx[1].start for bx in boxes), max(bx[1].stop for bx in boxes))
         gate_here = gate_labels[rows, cols] == g
         seed_a, seed_b = seed_of[rows, cols] == a, seed_of[rows, cols] == b
-        local = (ndimage.binary_dilation(gate_here, iterations=3) & bed[rows, cols]) | seed_a | seed_b
+        local = (_dilated_in_box(gate_here, 3) & bed[rows, cols]) | seed_a | seed_b
         narrow, wide, necked = _gate_widths(edt_mm[rows, cols], local, seed_a, seed_b, px)
         # The gate's top, straight above its widest point (well clear of both seeds).
         middle = np.where(gate_here, edt_mm[rows, cols], -1.0)

@@ -162,6 +162,27 @@ def _row_extents(plan: np.ndarray, y: np.ndarray, m: np.ndarray) -> tuple[np.nda
     return xl, xr
 
 
+# While a board is checked (check_meshes), the hits of a mesh's own vertices and faces on a grid,
+# by the arrays' identity (the arrays are held, so no other array takes their id): the left half's
+# top surface and its spans over the folded halves' overlap are cast on the same grid, once.
+_MEMO: list[dict] = []
+
+
+def mesh_hits(vertices: np.ndarray, faces: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``vertical_hits(vertices[faces], grid)``, cast once per board check for the same arrays and
+    grid (the hits are then read-only)."""
+    memo = _MEMO[-1] if _MEMO else None
+    key = (id(vertices), id(faces), grid)
+    if memo is not None and key in memo:
+        return memo[key][2]
+    hits = vertical_hits(vertices[faces], grid)
+    if memo is not None and id(vertices) in memo["halves"]:  # not the turned copies (walls, folded)
+        for array in hits:
+            array.setflags(write=False)
+        memo[key] = (vertices, faces, hits)
+    return hits
+
+
 def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where upward rays on ``grid`` cross the triangles: (ray index, z, triangle index), by ray then z.
 
@@ -177,6 +198,9 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
     j0 = np.clip(np.ceil((ymin - grid.y0) / grid.step), 0, grid.ny).astype(np.int64)
     j1 = np.clip(np.floor((ymax - grid.y0) / grid.step), -1, grid.ny - 1).astype(np.int64)
     a, b, cc = tri[:, 0], tri[:, 1], tri[:, 2]
+    # Corner coordinates gathered per pair from contiguous columns (the same numbers).
+    cx, cy = np.ascontiguousarray(cc[:, 0]), np.ascontiguousarray(cc[:, 1])
+    az, bz, cz = np.ascontiguousarray(a[:, 2]), np.ascontiguousarray(b[:, 2]), np.ascontiguousarray(cc[:, 2])
     # The barycentric test's terms per triangle, computed as the test has always computed them.
     e0, e1 = b[:, 1] - cc[:, 1], cc[:, 0] - b[:, 0]
     e2, e3 = cc[:, 1] - a[:, 1], a[:, 0] - cc[:, 0]
@@ -220,21 +244,36 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
         start = stop
         px = grid.x0 + ii * grid.step
         py = grid.y0 + jj * grid.step
-        dx, dy, dt = px - cc[t, 0], py - cc[t, 1], d[t]
+        dx, dy, dt = px - cx[t], py - cy[t], d[t]
         l0 = (e0[t] * dx + e1[t] * dy) / dt
         l1 = (e2[t] * dx + e3[t] * dy) / dt
         l2 = 1.0 - l0 - l1
         inside = (l0 >= 0) & (l1 >= 0) & (l2 >= 0)
         ti = t[inside]
-        z = l0[inside] * a[ti, 2] + l1[inside] * b[ti, 2] + l2[inside] * cc[ti, 2]
+        z = l0[inside] * az[ti] + l1[inside] * bz[ti] + l2[inside] * cz[ti]
         rays.append((jj * grid.nx + ii)[inside])
         zs.append(z)
         tris.append(ti)
     if not rays:
         return empty.astype(np.int64), empty, empty.astype(np.int64)
     ray, z, t = np.concatenate(rays), np.concatenate(zs), np.concatenate(tris)
-    order = np.lexsort((z, ray))
+    order = by_ray_then_z(ray, z, grid.nx * grid.ny)
     return ray[order], z[order], t[order]
+
+
+def by_ray_then_z(ray: np.ndarray, z: np.ndarray, rays: int) -> np.ndarray:
+    """``np.lexsort((z, ray))`` for ray numbers below ``rays``: by ray, then z, then position.
+
+    A stable sort by z, then stable sorts by the ray number's 16-bit digits, low digit first
+    (numpy sorts 16-bit integers stably by radix, far faster than lexsort's comparisons)."""
+    if rays > 2**32:
+        return np.lexsort((z, ray))
+    order = np.argsort(z, kind="stable")
+    keyed = ray[order]
+    if rays > 2**16:
+        order = order[np.argsort((keyed & 0xFFFF).astype(np.uint16), kind="stable")]
+        keyed = ray[order] >> 16
+    return order[np.argsort(keyed.astype(np.uint16), kind="stable")]
 
 
 def spans(mesh_vertices: np.ndarray, faces: np.ndarray, normals: np.ndarray, grid: Grid):
@@ -243,7 +282,7 @@ def spans(mesh_vertices: np.ndarray, faces: np.ndarray, normals: np.ndarray, gri
     A ray enters through a downward-facing triangle and leaves through an upward one. Rays whose
     crossings do not alternate (grazing an edge) are dropped rather than guessed.
     """
-    ray, z, tri = vertical_hits(mesh_vertices[faces], grid)
+    ray, z, tri = mesh_hits(mesh_vertices, faces, grid)
     sign = np.sign(normals[tri, 2])
     keep = sign != 0
     ray, z, tri, sign = ray[keep], z[keep], tri[keep], sign[keep]
@@ -344,7 +383,7 @@ def check_bed_face(name: str, mesh: trimesh.Trimesh) -> CheckResult:
 def top_surface(mesh: trimesh.Trimesh, step: float = PIT_STEP_MM) -> tuple[Grid, np.ndarray]:
     """Height of the topmost surface on a ray grid over the part (NaN where a ray misses)."""
     grid = grid_over(mesh.bounds[0], mesh.bounds[1], step)
-    ray, z, _ = vertical_hits(mesh.triangles, grid)
+    ray, z, _ = mesh_hits(mesh.vertices, mesh.faces, grid)
     top = np.full(grid.nx * grid.ny, np.nan)
     if len(ray):
         last = np.r_[ray[1:] != ray[:-1], True]
@@ -668,6 +707,15 @@ def check_stl_file(stl_path: Path) -> list[CheckResult]:
 def check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
                  seed: tuple[float, str] | None = None) -> list[CheckResult]:
     """Every check of a board given its two halves as meshes (in open-board position)."""
+    _MEMO.append({"halves": {id(m.vertices) for m in meshes.values()}})
+    try:
+        return _check_meshes(meshes, p, seed)
+    finally:
+        _MEMO.pop()
+
+
+def _check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
+                  seed: tuple[float, str] | None = None) -> list[CheckResult]:
     results: list[CheckResult] = []
     for side in SIDES:
         m = meshes[side]

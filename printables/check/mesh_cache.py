@@ -31,8 +31,8 @@ def digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def remembered(key: tuple, check) -> list:
-    """``check()``'s results, computed once per process for each ``key``.
+def remembered(key: tuple, check, keep=lambda results: True) -> list:
+    """``check()``'s results, computed once per process for each ``key`` (when ``keep(results)``).
 
     Only for a check whose results are a function of ``key`` alone: the digests of every file it
     reads and every other value it uses (names it prints included). Errors are not kept.
@@ -40,6 +40,8 @@ def remembered(key: tuple, check) -> list:
     found = _RESULTS.get(key)
     if found is None:
         found = tuple(check())
+        if not keep(found):
+            return list(found)
         _RESULTS[key] = found
         while len(_RESULTS) > RESULTS_KEPT:
             _RESULTS.popitem(last=False)

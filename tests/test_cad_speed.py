@@ -1,0 +1,180 @@
+"""The cheap ways printables.cad drives cadquery: the import without VTK, the one-plane Workplane."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(code: str) -> str:
+    """Run ``code`` in a fresh interpreter (the import under test happens once a process)."""
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_cad_modules_import_cadquery_without_vtk_and_vtk_still_works_later():
+    out = _run("""
+        import sys
+        import printables.cad.giuthi_board as cad
+        import OCP
+        print("vtk loaded:", any(n == "vtk" or n.startswith(("vtkmodules", "OCP.IVtk")) for n in sys.modules))
+        print("stand-in on OCP:", "IVtkOCC" in vars(OCP))
+        box = cad.cq.Workplane("XY").box(1, 2, 3).val()
+        print("volume", round(box.Volume(), 9))
+        # Display functions work: the real VTK is imported when first used ...
+        data = box.toVtkPolyData(0.1, 0.1)
+        from vtkmodules.vtkCommonDataModel import vtkPolyData
+        import cadquery.occ_impl.shapes as shapes
+        print("real:", isinstance(data, vtkPolyData), data.GetNumberOfCells() > 0, shapes.vtkPolyData is vtkPolyData)
+        import vtk
+        print("vtk module:", type(vtk).__name__, hasattr(vtk, "vtkPolyData"))
+    """)
+    assert "vtk loaded: False" in out
+    assert "stand-in on OCP: False" in out
+    assert "volume 6.0" in out
+    assert "real: True True True" in out
+    assert "vtk module: module True" in out
+
+
+def test_placeholders_behave_like_the_real_names_once_used():
+    out = _run("""
+        from printables.cad import import_cadquery
+        cq = import_cadquery()
+        from cadquery.occ_impl.exporters import vtk as exporter
+        later = exporter.VTK_TRIANGLE
+        print("placeholder:", type(later).__name__)
+        from vtkmodules.vtkCommonDataModel import VTK_TRIANGLE
+        print("equal:", later == VTK_TRIANGLE, int(later) == VTK_TRIANGLE, not (later != VTK_TRIANGLE))
+        print("replaced:", exporter.VTK_TRIANGLE is VTK_TRIANGLE)
+    """)
+    assert "placeholder: _Later" in out
+    assert "equal: True True True" in out
+    assert "replaced: True" in out
+
+
+def test_import_cadquery_returns_an_already_imported_cadquery_untouched():
+    out = _run("""
+        import sys
+        import cadquery
+        from printables.cad import import_cadquery
+        print(import_cadquery() is cadquery, "vtk" in sys.modules)
+    """)
+    assert out.split() == ["True", "True"]
+
+
+def test_named_planes_are_cadquerys():
+    cq = pytest.importorskip("printables.cad.workplane").cq
+    from printables.cad.workplane import _NAMED, named_plane
+
+    for name in _NAMED:
+        for origin in ((0, 0, 0), (1.5, -2, 3.25)):
+            ours, theirs = named_plane(name, origin), cq.Plane.named(name, origin)
+            for attr in ("origin", "xDir", "yDir", "zDir"):
+                assert getattr(ours, attr).toTuple() == getattr(theirs, attr).toTuple(), (name, attr)
+    with pytest.raises(ValueError):
+        cq.Plane.named("sideways")
+    assert set(_NAMED) == {"XY", "YZ", "ZX", "XZ", "YX", "ZY", "front", "back", "left", "right", "top", "bottom"}
+
+
+def test_workplane_makes_the_same_solids_as_cadquerys(tmp_path):
+    workplane = pytest.importorskip("printables.cad.workplane")
+    cq = workplane.cq
+
+    def brep(shape, name: str) -> bytes:
+        path = tmp_path / f"{name}.brep"
+        shape.exportBrep(str(path))
+        return path.read_bytes()
+
+    for make in (
+        lambda W: W("XZ", origin=(0, 2, 0)).moveTo(0, 0).lineTo(3, 0).threePointArc((2.5, 2.5), (0, 3)).close().extrude(-4),
+        lambda W: W("YZ", origin=(1, 0, 0)).polyline([(0, 0), (2, 0), (1, 1)]).close().extrude(5),
+        lambda W: W("XY").workplane(offset=-1).polyline([(0, 0), (2, 0), (2, 2)]).close().extrude(3),
+        lambda W: W("XZ", origin=(0, 1, 0)).center(2, 3).circle(1.5).extrude(-2),
+    ):
+        ours, theirs = make(workplane.Workplane).val(), make(cq.Workplane).val()
+        assert isinstance(make(workplane.Workplane), cq.Workplane)
+        assert [v.toTuple() for v in ours.Vertices()] == [v.toTuple() for v in theirs.Vertices()]
+        assert ours.Volume() == theirs.Volume()
+        assert brep(ours, "ours") == brep(theirs, "theirs")
+
+
+# -- the board half: one cut where it gives the same solid ------------------------------------------
+
+
+def _sequential_half(cad, p, lay):
+    """A half made the long way: each step cut in turn, the knuckles fused after the surface cuts."""
+    shape = cad._body(lay)
+    for tools in (cad._pits(lay), cad._stores(lay), cad._side_marks(lay), cad._band_groove(lay, p)):
+        shape = cad._cut(shape, tools)
+    knuckles, notches = cad._hinge(lay, p)
+    shape = cad._cut(cad._fuse([shape] + knuckles), notches)
+    return cad._cut(shape, cad._screw_holes(lay)).Solids()[0]
+
+
+def _same_solid(a, b) -> bool:
+    return abs(a.Volume() - b.Volume()) < 1e-6 * b.Volume() and a.cut(b).Volume() < 1e-6 and b.cut(a).Volume() < 1e-6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_half_in_one_cut_is_the_half_made_step_by_step(side):
+    cad = pytest.importorskip("printables.cad.giuthi_board")
+    from printables.layout.giuthi_board import half_layout
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    p = GiuthiBoardParams()
+    lay = half_layout(p, side)
+    surface = cad._pits(lay) + cad._stores(lay) + cad._side_marks(lay) + cad._band_groove(lay, p)
+    assert cad._apart(surface, cad._hinge(lay, p)[0])  # the one-cut path
+    half = cad.build_half(p, side)
+    assert _same_solid(half, _sequential_half(cad, p, lay))
+    assert len(half.Faces()) == len(_sequential_half(cad, p, lay).Faces())
+
+
+@pytest.mark.slow
+def test_a_cutter_that_meets_a_knuckle_is_cut_before_the_knuckle_is_added():
+    import dataclasses
+
+    cad = pytest.importorskip("printables.cad.giuthi_board")
+    from printables.layout.giuthi_board import Mark, half_layout
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    p = GiuthiBoardParams()
+    lay = half_layout(p, "left")
+    k = lay.knuckles[0]
+    # A dimple on the fold, under the knuckle: made step by step, the knuckle fills it again.
+    dimple = Mark("dot", 0, lay.axis_x, lay.axis_x, (k.y0 + k.y1) / 2)
+    lay = dataclasses.replace(lay, marks=lay.marks + (dimple,))
+    knuckles = cad._hinge(lay, p)[0]
+    assert not cad._apart(cad._side_marks(lay), knuckles)
+    half = cad.build_half(p, "left", lay)
+    assert _same_solid(half, _sequential_half(cad, p, lay))
+    # ... and one cut of everything would have left the dimple in the knuckle.
+    wrong = cad._cut(cad._fuse([cad._body(lay)] + knuckles), cad._side_marks(lay)).Solids()[0]
+    right = cad._fuse([cad._cut(cad._body(lay), cad._side_marks(lay))] + knuckles).Solids()[0]
+    assert right.Volume() - wrong.Volume() > 0.1
+
+
+def test_apart_looks_past_loose_bounding_boxes():
+    workplane = pytest.importorskip("printables.cad.workplane")
+    cad = pytest.importorskip("printables.cad.giuthi_board")
+    cq = workplane.cq
+
+    ball = cq.Solid.makeSphere(10.0, cq.Vector(0, 0, 0), angleDegrees1=-90, angleDegrees2=90)
+    corner = cq.Solid.makeBox(1, 1, 1, cq.Vector(8, 8, 8))  # inside the ball's box, outside the ball
+    assert cad._apart([ball], [corner])
+    assert not cad._apart([ball], [corner.moved(cq.Location(cq.Vector(-3, -3, -3)))])
+    near = corner.moved(cq.Location(cq.Vector(-1.8, -1.8, -1.8)))  # 0.74 mm from the ball
+    assert cad._apart([ball], [near], gap_mm=0.5) and not cad._apart([ball], [near], gap_mm=1.0)
+    # Wholly inside, either way round: the surfaces are apart but the solids meet.
+    inner = corner.moved(cq.Location(cq.Vector(-8.5, -8.5, -8.5)))
+    assert not cad._apart([ball], [inner])
+    assert not cad._apart([inner], [ball])
