@@ -220,9 +220,11 @@ def vertical_hits(triangles: np.ndarray, grid: Grid) -> tuple[np.ndarray, np.nda
     if len(wide):
         tw = t_rows[wide]
         plan = tri[tw][:, :, :2]
-        edge = plan - np.roll(plan, 1, axis=1)
-        length = np.sqrt(edge[:, :, 0] ** 2 + edge[:, :, 1] ** 2)
-        sides = _span3(length)[0]
+        # Each corner less the one before it (np.roll's pairing), per coordinate.
+        (ax_, ay_), (bx_, by_), (cx_, cy_) = plan[:, 0].T, plan[:, 1].T, plan[:, 2].T
+        lengths = [np.sqrt((u - w) ** 2 + (v - q) ** 2)
+                   for (u, v), (w, q) in (((ax_, ay_), (cx_, cy_)), ((bx_, by_), (ax_, ay_)), ((cx_, cy_), (bx_, by_)))]
+        sides = np.minimum(np.minimum(lengths[0], lengths[1]), lengths[2])
         size = np.maximum(xmax[tw] - xmin[tw], ymax[tw] - ymin[tw])
         m = np.minimum(1e-9 + 1e-13 * size * size / sides, size)  # never wider than the box
         xl, xr = _row_extents(plan, grid.y0 + jj_rows[wide] * grid.step, m)
