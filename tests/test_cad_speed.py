@@ -116,7 +116,7 @@ def _sequential_half(cad, p, lay):
         shape = cad._cut(shape, tools)
     knuckles, notches = cad._hinge(lay, p)
     shape = cad._cut(cad._fuse([shape] + knuckles), notches)
-    return cad._cut(shape, cad._screw_holes(lay)).Solids()[0]
+    return cad._screw_holes(shape, lay).Solids()[0]
 
 
 def _same_solid(a, b) -> bool:
