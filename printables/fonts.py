@@ -198,6 +198,11 @@ def word_units(text: str, font: str = "Helvetica") -> tuple[tuple[str, ...], tup
     return measured
 
 
+def units_per_em(font: str = "Helvetica") -> int:
+    """The font units in one em of a face (what ``units_to_mm`` divides by)."""
+    return _metrics(face_of(font))[0]
+
+
 def units_to_mm(units_sum: int, size_pt: float, font: str = "Helvetica") -> float:
     """A width in font units (see ``advance_units``) set at ``size_pt``, in mm."""
     return units_sum / _metrics(face_of(font))[0] * size_pt * PT_TO_MM

@@ -138,3 +138,26 @@ def test_word_units_are_each_words_advances_and_follow_the_font_file(tmp_path, m
     finally:
         fonts.font_file.cache_clear()
         fonts._metrics.cache_clear()
+
+
+def test_wrap_breaks_where_the_measured_widths_say():
+    # primitives.wrap adds whole font units and converts them with the face's units per em (what
+    # fonts.units_to_mm does, written out): each line fits, and the next word would not have.
+    import random
+
+    from printables.layout.primitives import wrap
+
+    rng = random.Random(5)
+    words = "a an the quilt patch button time track 7x7 bonus leather · Überzug çalış — 123 53".split()
+    for _ in range(300):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))
+        font = rng.choice(["Helvetica", "Helvetica-Bold"])
+        size, width = rng.choice([6.5, 7.0, 8.0, 9.0]), rng.uniform(5.0, 190.0)
+        lines = wrap(text, width, size, font)
+        assert " ".join(lines).split() == text.split()
+        for line, following in zip(lines, lines[1:] + [None]):
+            if " " in line:
+                assert fonts.units_to_mm(fonts.advance_units(line, font), size, font) <= width
+            if following is not None:
+                longer = f"{line} {following.split()[0]}"
+                assert fonts.units_to_mm(fonts.advance_units(longer, font), size, font) > width

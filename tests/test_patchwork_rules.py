@@ -690,3 +690,39 @@ def test_illegal_move_leaves_the_state_unchanged():
     assert state == copy
     assert isinstance(IllegalMove("x"), ValueError)
     assert Pass() == PASS and is_legal(state, Pass())
+
+
+def test_the_stored_orientations_are_orientations_of_own_order_included():
+    # The printed patches take their orientations from rules/patchwork_orientations.py (written by
+    # tools/patchwork_orientations.py): the same sets in the same order, each frozenset iterating
+    # in the same order as the one orientations_of makes.
+    import importlib.util
+    from pathlib import Path
+
+    from printables.rules import patchwork as pw
+    from printables.rules import patchwork_orientations
+
+    for patch in pw.PATCHES:
+        made = pw.orientations_of(patch.shape)
+        assert patch.orientations == made
+        assert [list(shape) for shape in patch.orientations] == [list(shape) for shape in made], patch.id
+        assert tuple(patch.shape) in patchwork_orientations.ORIENTATIONS  # taken from the table
+    tool = Path(__file__).resolve().parents[1] / "tools" / "patchwork_orientations.py"
+    spec = importlib.util.spec_from_file_location("patchwork_orientations_tool", tool)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert Path(patchwork_orientations.__file__).read_text(encoding="utf-8") == module.table_text(), (
+        "the stored orientations are out of date: run python tools/patchwork_orientations.py")
+
+
+def test_a_shape_not_in_the_table_is_turned_and_flipped(monkeypatch):
+    from printables.rules import patchwork as pw
+
+    shape = pw.parse_shape("###/#../#..")
+    assert tuple(shape) not in pw.ORIENTATIONS
+    patch = pw.Patch(99, shape, 1, 1, 0)
+    assert patch.orientations == pw.orientations_of(shape) and len(patch.orientations) == 4
+    monkeypatch.setattr(pw, "ORIENTATIONS", {})  # and without the table the printed ones are the same
+    for printed in pw.PATCHES[:5]:
+        again = pw.Patch(printed.id, printed.shape, printed.cost, printed.time, printed.income)
+        assert [list(s) for s in again.orientations] == [list(s) for s in printed.orientations]

@@ -218,3 +218,17 @@ def test_numbers_are_written_as_fp_str_writes_them(monkeypatch):
     code = []
     fastpath.line(code, 1.0, -0.0, 2 ** 40, 1 / 3)
     assert code == ["n 1 0 m %s l S" % fp_str(2 ** 40, 1 / 3)]
+
+
+def test_a_text_colour_is_what_set_fill_gray_writes():
+    rng = random.Random(11)
+    colours = [0.0, 1.0, 0, 1, 0.25, 0.3, -0.0, (0.1, 0.2, 0.3), (1, 0, 0)] + [rng.random() for _ in range(50)]
+    _, fast = _canvas()
+    _, slow = _canvas()
+    for colour in colours + colours:
+        fastpath.fill_colour(fast, fast._code, colour)
+        if isinstance(colour, tuple):
+            slow.setFillColorRGB(*colour)
+        else:
+            slow.setFillGray(colour)
+        assert fast._code == slow._code and fast._fillColorObj == slow._fillColorObj, colour

@@ -187,10 +187,11 @@ def wrap(text: str, width_mm: float, size_pt: float, font: str = "Helvetica") ->
     lines: list[str] = []
     line_units = 0
     words, plain, spaced = fonts.word_units(text, font)
+    per_em, pt_to_mm = fonts.units_per_em(font), fonts.PT_TO_MM  # fonts.units_to_mm, written out
     for i, word in enumerate(words):
         if lines:
             units = line_units + spaced[i]
-            if fonts.units_to_mm(units, size_pt, font) <= width_mm:
+            if units / per_em * size_pt * pt_to_mm <= width_mm:
                 lines[-1] = f"{lines[-1]} {word}"
                 line_units = units
                 continue

@@ -105,6 +105,13 @@ def style(c, code: list, item, pt: float) -> tuple[int, int]:
     return int(stroke is not None), int(fill is not None)
 
 
+def fill_colour(c, code: list, colour) -> None:
+    """``canvas.setFillGray`` (or ``setFillColorRGB`` for an RGB colour): a text's colour."""
+    _colour(code, colour, c.setFillColorRGB, _FILL_GREY, "%s g")
+    if not isinstance(colour, tuple):
+        c._fillColorObj = (colour, colour, colour)
+
+
 def polygon(c, code: list, points: list[tuple[float, float]], closed: bool, stroke: int, fill: int) -> None:
     """``canvas.drawPath`` of a path moved to the first point, on to the others, closed if ``closed``
     (a path object's operators joined by spaces, after an ``n``; an open path is never filled)."""
@@ -132,6 +139,9 @@ def rect(c, code: list, x: float, y: float, width: float, height: float, stroke:
                 f"{get(height) or _number(height)} re " + PATH_OPS[stroke, fill, c._fillMode])
 
 
+_CURVE = "%s %s %s %s %s %s c"
+
+
 def circle(c, code: list, x_cen: float, y_cen: float, r: float, stroke: int, fill: int) -> None:
     """``canvas.circle``: ``ellipse`` of the enclosing square, four Bezier quarters from ``bezierArc``."""
     x1, x2, y1, y2 = x_cen - r, x_cen + r, y_cen - r, y_cen + r
@@ -143,13 +153,15 @@ def circle(c, code: list, x_cen: float, y_cen: float, r: float, stroke: int, fil
     rx, ry = (ax2 - ax1) / 2., (ay2 - ay1) / 2.
     k = _KAPPA
     c0, s0 = _QUARTERS[0][0], _QUARTERS[0][1]
-    code.append("n")  # a path's first operator is preceded by n (PDFPathObject._init_code_append)
-    code.append(numbers(xc + rx * c0, yc - ry * s0) + " m")
+    values = [xc + rx * c0, yc - ry * s0]
     for c0, s0, c1, s1 in _QUARTERS:
-        code.append(numbers(xc + rx * (c0 - k * s0), yc - ry * (s0 + k * c0),
-                            xc + rx * (c1 + k * s1), yc - ry * (s1 - k * c1),
-                            xc + rx * c1, yc - ry * s1) + " c")
-    code.append(PATH_OPS[stroke, fill, c._fillMode])
+        values += (xc + rx * (c0 - k * s0), yc - ry * (s0 + k * c0), xc + rx * (c1 + k * s1),
+                   yc - ry * (s1 - k * c1), xc + rx * c1, yc - ry * s1)
+    get = _NUMBERS.get
+    t = [get(value) or _number(value) for value in values]
+    # a path's first operator is preceded by n (PDFPathObject._init_code_append)
+    code += ("n", "%s %s m" % (t[0], t[1]), _CURVE % tuple(t[2:8]), _CURVE % tuple(t[8:14]),
+             _CURVE % tuple(t[14:20]), _CURVE % tuple(t[20:26]), PATH_OPS[stroke, fill, c._fillMode])
 
 
 def text_fast(c) -> bool:

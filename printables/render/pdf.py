@@ -18,18 +18,11 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas as rl_canvas
 
 from printables import __version__, fonts
-from printables.layout.primitives import BLACK, Circle, Colour, Document, Line, Page, Polygon, Rect, Text, translate
+from printables.layout.primitives import BLACK, Circle, Document, Line, Page, Polygon, Rect, Text, translate
 from printables.paper import POINTS_PER_MM as PT
 from printables.paper import mm_to_pt
-from printables.render.fastpath import circle, line, polygon, rect, style, text, text_fast
+from printables.render.fastpath import circle, fill_colour, line, polygon, rect, style, text, text_fast
 from printables.render.ttf import FastTTFont
-
-
-def _set_fill(c, colour: Colour) -> None:
-    if isinstance(colour, tuple):
-        c.setFillColorRGB(*colour)
-    else:
-        c.setFillGray(colour)
 
 
 def _font(font: str) -> str:
@@ -118,7 +111,7 @@ def render_pdf(document: Document) -> bytes:
                 stroke, fill = style(c, code, item, PT)
                 polygon(c, code, [(x * PT, height_pt - y * PT) for x, y in item.points], item.closed, stroke, fill)
             elif isinstance(item, Text):
-                _set_fill(c, item.colour)
+                fill_colour(c, code, item.colour)
                 face = faces.get(item.font)
                 if face is None:
                     face = faces[item.font] = _font(item.font)

@@ -19,6 +19,11 @@ from typing import Iterable, Mapping
 from printables.lazy import lazy_names
 from printables.records import frozen_record, set_field
 
+try:  # the stored orientations of the printed patches (tools/patchwork_orientations.py writes them)
+    from printables.rules.patchwork_orientations import ORIENTATIONS
+except ImportError:  # pragma: no cover - a checkout without the table computes them all
+    ORIENTATIONS = {}
+
 PLAYERS = 2
 QUILT_SIZE = 9  # cells per side of a player's quilt
 QUILT_CELLS = QUILT_SIZE * QUILT_SIZE  # 81 cells
@@ -114,6 +119,16 @@ def canonical_shape(cells: Iterable[Cell]) -> Shape:
     return min(_transforms(normalise_shape(cells)), key=lambda s: sorted(s))
 
 
+def _orientations(shape: Shape) -> tuple[Shape, ...]:
+    """``orientations_of(shape)``; for a printed patch's shape, built from the stored table
+    (rules/patchwork_orientations.py, written by tools/patchwork_orientations.py: the same sets, made
+    by inserting the same cells in the same order) instead of turning and flipping it again."""
+    stored = ORIENTATIONS.get(tuple(shape))
+    if stored is None:
+        return orientations_of(shape)
+    return tuple(map(frozenset, stored))
+
+
 # ---------------------------------------------------------------------------------------------
 # Patches
 
@@ -138,7 +153,7 @@ class Patch:
         self.__post_init__()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "orientations", orientations_of(self.shape))
+        object.__setattr__(self, "orientations", _orientations(self.shape))
 
     @property
     def size(self) -> int:
