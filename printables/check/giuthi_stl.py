@@ -878,7 +878,7 @@ def check_hinge(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> lis
                     f"pilot bores {', '.join(f'{b.y1 - b.y0:.1f}' for b in bores['left'])} mm long: the screw"
                     f" bites at least {engaged:.1f} mm ({ENGAGEMENT_FACTOR:g} x d = {ENGAGEMENT_FACTOR * d:.1f})"),
         CheckResult("hinge walls", thinnest.wall >= HINGE_WALL_MM - WALL_TOLERANCE_MM,
-                    f"plastic round each bore, thinnest first: "
+                    "plastic round each bore, thinnest first: "
                     + ", ".join(f"{b.wall:.2f} mm (bore at y {b.y0:.0f}-{b.y1:.0f})" for b in walls)
                     + f" (at least {HINGE_WALL_MM:g})"),
     ]
