@@ -96,6 +96,23 @@ def test_open_edges_counts_each_directed_edge_as_python_tuples_would():
     assert _open_edges(tri) == 0 and _open_edges(tri[1:]) == 3
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_open_edges_of_random_damage_are_those_python_tuples_count(seed):
+    """Corners snapped to a coarse lattice (many shared, some doubled or lost), signs of zero, NaNs."""
+    rng = np.random.default_rng(seed)
+    tri = np.round(rng.random((300, 3, 3)) * 3) / 2 - 0.5 * (seed % 2)
+    tri[rng.random(tri.shape) < 0.05] *= -1  # -0.0 where a 0 was
+    tri[rng.random(tri.shape) < 0.01] = np.nan
+    tri[::7] += 4e-7 * (seed - 3)  # rounds to the same corner or the next
+    box = trimesh.creation.box().triangles
+    for case in (tri, np.concatenate([box, box[:3] + 0.0, tri[:5]])):
+        edges = np.round(np.concatenate([case[:, [0, 1]], case[:, [1, 2]], case[:, [2, 0]]]), 6)
+        keys: dict = {}
+        for p, q in ((tuple(e[0]), tuple(e[1])) for e in edges):
+            keys[(p, q)] = keys.get((p, q), 0) + 1
+        assert _open_edges(case) == sum(1 for (p, q), k in keys.items() if k != 1 or keys.get((q, p)) != 1)
+
+
 def test_list_bodies_are_those_the_lazy_expression_finds():
     import random
 

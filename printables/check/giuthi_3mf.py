@@ -186,11 +186,17 @@ def _open_edges(triangles: np.ndarray) -> int:
     reverse there exactly once. A corner with a NaN in it matches no other, as in Python's compare."""
     corners = np.round(triangles.reshape(-1, 3), 6) + 0.0  # + 0.0: -0.0 and 0.0 are one corner
     finite = ~np.isnan(corners).any(1)
-    # Rows as 24-byte strings: equal bytes are equal numbers once -0.0 and NaN are out of the way.
-    rows = np.ascontiguousarray(corners[finite]).view(np.dtype((np.void, corners.itemsize * 3))).ravel()
-    _, ids = np.unique(rows, return_inverse=True)
+    # Rows as three 64-bit words: equal bits are equal numbers once -0.0 and NaN are out of the way.
+    # Equal rows get one number (sorted by their words: any numbering gives the same count).
+    bits = np.ascontiguousarray(corners[finite], dtype=np.float64).view(np.uint64).reshape(-1, 3)
+    order = np.lexsort((bits[:, 2], bits[:, 1], bits[:, 0]))
+    ranked = bits[order]
+    new_row = np.ones(len(order), dtype=bool)
+    new_row[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
+    ids = np.empty(len(order), dtype=np.int64)
+    ids[order] = np.cumsum(new_row) - 1
     point = np.full(len(corners), -1, dtype=np.int64)
-    point[finite] = ids.ravel()
+    point[finite] = ids
     tri = point.reshape(-1, 3)
     start = np.concatenate([tri[:, 0], tri[:, 1], tri[:, 2]])
     end = np.concatenate([tri[:, 1], tri[:, 2], tri[:, 0]])
