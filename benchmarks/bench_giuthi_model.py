@@ -14,8 +14,10 @@ share. ``--baseline DIR`` times the same in another source tree (e.g. ``git arch
 -C /tmp/base``), interleaved round by round with this one, so both see the same load; the load
 average is printed with each round (a shared machine's figures say little without it).
 
-Figures (issue 14, 02:50 UTC, load 2.5-3.5, best of 3; baseline main 5008117): see
-/work/notes/cadspeed-note.md and the README's benchmark table.
+Figures (issue 14, --worker0 --rounds 3, load 1.8-2.6, baseline main 5008117 before the cad work):
+this tree best 10.56 s, median 11.20 s; baseline best 14.66 s, median 15.06 s. In a whole
+``bench_build.py --jobs 2`` at load 3 the six makes took 11.1 s of worker 0's CPU against 14.4 and
+15.7 s with printables/cad and models.py of before.
 """
 
 from __future__ import annotations

@@ -187,3 +187,32 @@ def test_apart_looks_past_loose_bounding_boxes():
     inner = corner.moved(cq.Location(cq.Vector(-8.5, -8.5, -8.5)))
     assert not cad._apart([ball], [inner])
     assert not cad._apart([inner], [ball])
+
+
+@pytest.mark.slow
+def test_cutters_cut_off_above_the_surface_make_the_same_half(monkeypatch):
+    cad = pytest.importorskip("printables.cad.giuthi_board")
+    from printables.layout.giuthi_board import half_layout
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    cq = cad.cq
+    p = GiuthiBoardParams()
+    lay = half_layout(p, "right")
+    top = lay.outline.z1
+    trimmed = cad._pits(lay) + cad._stores(lay)
+    assert all(t.BoundingBox().zmax <= top + cad.ABOVE_MM + 1e-6 for t in trimmed)
+    half = cad.build_half(p, "right")
+
+    def whole(c, top):
+        """The capsule as it was: both spheres and the cylinder, nothing cut off."""
+        r, half_length = c.radius, (c.length - c.width) / 2
+        zc = top - c.depth + r
+        parts = [cq.Solid.makeSphere(r, cq.Vector(c.cx, c.cy - half_length, zc), angleDegrees1=-90, angleDegrees2=90)]
+        if half_length > 1e-9:
+            parts.append(cq.Solid.makeSphere(r, cq.Vector(c.cx, c.cy + half_length, zc), angleDegrees1=-90, angleDegrees2=90))
+            parts.append(cq.Solid.makeCylinder(r, 2 * half_length, cq.Vector(c.cx, c.cy - half_length, zc), cq.Vector(0, 1, 0)))
+        return cad._fuse(parts)
+
+    monkeypatch.setattr(cad, "_cavity", whole)
+    assert max(t.BoundingBox().zmax for t in cad._pits(lay)) > top + 10  # the spheres reach far up
+    assert _same_solid(half, cad.build_half(p, "right"))
