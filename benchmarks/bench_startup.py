@@ -10,7 +10,8 @@ median CPU time (user + system, what the process itself used: steadier on a shar
 both as ratios to the baseline's, the median of each round's CPU ratio ("paired", steadier on
 a machine whose load changes) and the ratio of the lower quartiles of the CPU times ("low": other
 work on a shared machine only adds time, so the faster rounds are the nearer to a quiet machine;
-steadier than the single least time). Goal (issue 14): at most 1.5x the baseline.
+steadier than the single least time). Goal (issue 14): at most 1.5x the baseline; the verdict
+takes, for each command, the largest of its three CPU ratios.
 """
 
 from __future__ import annotations
@@ -73,12 +74,17 @@ def main() -> None:
     base_low = low[next(iter(low))]
     print(f"cold start, median of {rounds} interleaved rounds (python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f})")
     print(f"{'':<42} {'wall':>8} {'ratio':>6}   {'CPU':>8} {'ratio':>6} {'paired':>7}   {'low CPU':>7} {'ratio':>6}")
-    worst = 0.0
+    # The verdict takes the worst of the three CPU ratios of every command, so that no one way of
+    # reading a noisy run decides it alone.
+    worst, worst_name = 0.0, ""
     for name, (wall, cpu) in medians.items():
-        worst = max(worst, cpu / base_cpu) if name.startswith("printables") else worst
+        ratio = max(cpu / base_cpu, paired[name], low[name] / base_low)
+        if name.startswith("printables") and ratio > worst:
+            worst, worst_name = ratio, name
         print(f"{name:<42} {wall * 1000:>6.0f}ms {wall / base_wall:>5.2f}x   {cpu * 1000:>6.0f}ms {cpu / base_cpu:>5.2f}x"
               f" {paired[name]:>6.2f}x   {low[name] * 1000:>5.0f}ms {low[name] / base_low:>5.2f}x")
-    print(f"worst CPU ratio {worst:.2f}x (goal <= {GOAL_RATIO}x): {'met' if worst <= GOAL_RATIO else 'not met'}")
+    print(f"worst CPU ratio {worst:.2f}x, {worst_name} (the largest of its median, paired and low ratios;"
+          f" goal <= {GOAL_RATIO}x): {'met' if worst <= GOAL_RATIO else 'not met'}")
 
 
 if __name__ == "__main__":
