@@ -27,7 +27,10 @@ SUPERSAMPLE = 2  # render larger, then shrink: smooth edges without a GPU
 MARGIN = 0.06  # of the image, around the parts
 AMBIENT = 0.35
 CREASE_COS = math.cos(math.radians(35))  # a fold sharper than this is drawn as a line
-_BATCH_SAMPLES = 1_000_000  # pixel tests per vectorised batch: bounds memory
+_BATCH_SAMPLES = 65_536  # pixel tests per vectorised batch: small arrays, reused (fresh memory costs)
+_AWAY = 1e30  # px: where an edge that misses a row is put (a finite number: x + 0 is x)
+_FAR = 2**31 - 1  # the depth part of a key no sample reaches (a finite depth's is below 2**31 - 2**23)
+PAD = 16  # px of background drawn around the parts: more than the shrinking filter reaches (6)
 
 
 @dataclass(frozen=True)
@@ -68,86 +71,101 @@ def _scene(parts: Sequence[PreviewPart]) -> tuple[np.ndarray, np.ndarray, np.nda
     return np.concatenate(tris), np.concatenate(normals), np.concatenate(colours)
 
 
-def _rasterise(screen: np.ndarray, depth: np.ndarray, width: int, height: int) -> np.ndarray:
-    """Index of the nearest triangle at every pixel (-1 for none); ``screen`` is (n, 3, 2) px.
+def _rasterise(screen: np.ndarray, depth: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """Index of the nearest triangle at every pixel of ``box`` = (left, top, right, bottom), the
+    picture's part that holds every triangle; ``len(screen)`` where there is none. ``screen`` is
+    (n, 3, 2) px.
 
     A scanline fill, vectorised over triangles: each triangle's pixel rows, each row's span of
     pixel centres inside it, each span's pixels with the depth of the triangle's plane. Samples
     go in batches (bounded memory); the nearest per pixel wins, ties to the lowest face index.
     """
+    bx0, by0, bx1, by1 = box
+    bw = bx1 - bx0
+    n = len(screen)
     x, y = screen[..., 0], screen[..., 1]
     (x0, x1, x2), (y0, y1, y2), (z0, z1, z2) = x.T, y.T, depth.T
     area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
-    live = np.nonzero(area != 0)[0]  # an edge-on triangle covers no pixel centre for certain
     safe = np.where(area == 0, 1.0, area)
     # The depth plane z = z0 + dzdx (x - x0) + dzdy (y - y0) of each triangle.
     dzdx = ((z1 - z0) * (y2 - y0) - (z2 - z0) * (y1 - y0)) / safe
     dzdy = ((x1 - x0) * (z2 - z0) - (x2 - x0) * (z1 - z0)) / safe
+    # Each edge (a, b) = (0, 1), (1, 2), (2, 0), one row of these (3, n) arrays: the rows it
+    # spans (none when level) and the terms of its crossing x = xa + (y - ya) / (yb - ya) * (xb - xa).
+    ya, yb = y.T, y[:, [1, 2, 0]].T
+    xa, xb = x.T, x[:, [1, 2, 0]].T
+    level = ya == yb
+    low = np.where(level, np.inf, np.minimum(ya, yb))
+    high = np.maximum(ya, yb)
+    run = np.where(level, 1.0, yb - ya)
+    dx = xb - xa
     # Pixel (c, r) has its centre at (c + 0.5, r + 0.5).
-    row0 = np.maximum(np.ceil(y.min(axis=1) - 0.5), 0).astype(np.int64)
-    row1 = np.minimum(np.floor(y.max(axis=1) - 0.5), height - 1).astype(np.int64)
+    row0 = np.maximum(np.ceil(y.min(axis=1) - 0.5), by0).astype(np.int64)
+    row1 = np.minimum(np.floor(y.max(axis=1) - 0.5), by1 - 1).astype(np.int64)
     rows = np.maximum(row1 - row0 + 1, 0)
-    cost = rows * (np.ceil(x.max(axis=1) - x.min(axis=1)).astype(np.int64) + 2)
-    zbuf = np.full(width * height, -np.inf)
-    kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    rows[area == 0] = 0  # an edge-on triangle covers no pixel centre for certain
+    cost = 2 * rows + np.ceil(np.abs(area) / 2).astype(np.int64)  # about the samples: area + ends of rows
+    live = np.flatnonzero(rows)
+    # Each pixel keeps the smallest key of the samples on it: the depth turned round (nearer is
+    # smaller; float32 bits made into an integer of the same order) above, the face index below
+    # (a tie goes to the lower). A pixel no triangle covers keeps the face index n.
+    keys = np.full(bw * (by1 - by0), (_FAR << 32) | n, dtype=np.int64)
     start = 0
+    # (np.take rather than fancy indexing: the same values, faster.)
     while start < len(live):
         # As many triangles as make about _BATCH_SAMPLES samples (at least one).
         budget = np.cumsum(cost[live[start:]])
         stop = start + max(1, int(np.searchsorted(budget, _BATCH_SAMPLES, side="right")))
         f = live[start:stop]
         start = stop
-        f = f[rows[f] > 0]
-        if not len(f):
-            continue
         # One entry per (triangle, pixel row).
-        tri = np.repeat(f, rows[f])
-        first = np.cumsum(rows[f]) - rows[f]
-        row = row0[tri] + np.arange(len(tri)) - np.repeat(first, rows[f])
+        per = rows[f]
+        tri = np.repeat(f, per)
+        row = np.repeat(row0[f] - (np.cumsum(per) - per), per) + np.arange(len(tri))
         yc = row + 0.5
-        left = np.full(len(tri), np.inf)
-        right = np.full(len(tri), -np.inf)
-        for i, j in ((0, 1), (1, 2), (2, 0)):
-            ya, yb, xa, xb = y[tri, i], y[tri, j], x[tri, i], x[tri, j]
-            crosses = (np.minimum(ya, yb) <= yc) & (yc <= np.maximum(ya, yb)) & (ya != yb)
-            xe = xa + (yc - ya) / np.where(ya == yb, 1.0, yb - ya) * (xb - xa)
-            left = np.where(crosses, np.minimum(left, xe), left)
-            right = np.where(crosses, np.maximum(right, xe), right)
+        # The span of the row: between its crossings of the triangle's edges; an edge that does
+        # not cross it is pushed out of the way (far left for the right end, far right for the left).
+        xe = np.take(xa, tri, axis=1) + (yc - np.take(ya, tri, axis=1)) / np.take(run, tri, axis=1) * np.take(dx, tri, axis=1)
+        away = ((np.take(low, tri, axis=1) > yc) | (yc > np.take(high, tri, axis=1))) * _AWAY
+        lefts, rights = xe + away, xe - away
+        left = np.minimum(np.minimum(lefts[0], lefts[1]), lefts[2])
+        right = np.maximum(np.maximum(rights[0], rights[1]), rights[2])
         hit = left <= right  # a row through a vertex only may find no edge crossing it
-        col0 = np.where(hit, np.maximum(np.ceil(left - 0.5), 0), 0).astype(np.int64)
-        col1 = np.where(hit, np.minimum(np.floor(right - 0.5), width - 1), -1).astype(np.int64)
+        col0 = np.where(hit, np.maximum(np.ceil(left - 0.5), bx0), 0).astype(np.int64)
+        col1 = np.where(hit, np.minimum(np.floor(right - 0.5), bx1 - 1), -1).astype(np.int64)
         spans = np.maximum(col1 - col0 + 1, 0)
-        # One entry per pixel sample.
-        faces = np.repeat(tri, spans)
-        first = np.cumsum(spans) - spans
-        cols = np.repeat(col0, spans) + np.arange(len(faces)) - np.repeat(first, spans)
-        rws = np.repeat(row, spans)
-        z = z0[faces] + dzdx[faces] * (cols + 0.5 - x0[faces]) + dzdy[faces] * (rws + 0.5 - y0[faces])
-        pix = rws * width + cols
-        np.maximum.at(zbuf, pix, z)
-        near = z >= zbuf[pix]  # later batches may still cover these; the rest is hidden for good
-        kept.append((pix[near], z[near], faces[near]))
-    fbuf = np.full(width * height, np.iinfo(np.int64).max, dtype=np.int64)
-    for pix, z, faces in kept:
-        front = z == zbuf[pix]
-        np.minimum.at(fbuf, pix[front], faces[front])
-    fbuf[fbuf == np.iinfo(np.int64).max] = -1
-    return fbuf.reshape(height, width)
+        # The depth at the span's first pixel (float64), then along it in steps of dzdx (float32).
+        dz = np.take(dzdx, tri)
+        zfirst = np.take(z0, tri) + dz * (col0 + 0.5 - np.take(x0, tri)) + np.take(dzdy, tri) * (yc - np.take(y0, tri))
+        # One entry per pixel sample, k its place in its span.
+        k = np.arange(int(spans.sum()), dtype=np.int64) - np.repeat(np.cumsum(spans) - spans, spans)
+        pix = np.repeat((row - by0) * bw + col0 - bx0, spans) + k
+        z = np.repeat(zfirst.astype(np.float32), spans) + np.repeat(dz.astype(np.float32), spans) * k.astype(np.float32)
+        bits = z.view(np.int32)
+        order = (bits ^ ((bits >> 31) & 0x7FFFFFFF)).astype(np.int64)
+        np.minimum.at(keys, pix, (-order << 32) | np.repeat(tri, spans))
+    return keys.astype(np.int32).reshape(by1 - by0, bw)  # the low 32 bits: the face
 
 
 def _outline(fbuf: np.ndarray, normals: np.ndarray) -> np.ndarray:
-    """Pixels on a silhouette or a sharp fold (the face changes and the normals differ much)."""
-    edge = np.zeros(fbuf.shape, dtype=bool)
-    # Each pixel against its right neighbour, then against the one below; normals are compared
-    # only where the face changes (a small part of the picture).
-    for a, b, marks in ((fbuf[:, :-1], fbuf[:, 1:], edge[:, :-1]), (fbuf[:-1, :], fbuf[1:, :], edge[:-1, :])):
-        change = a != b
-        fa, fb = a[change], b[change]
-        line = (fa < 0) | (fb < 0)
+    """Pixels on a silhouette or a sharp fold (the face changes and the normals differ much);
+    ``fbuf`` holds face indices, ``len(normals)`` for the background."""
+    height, width = fbuf.shape
+    flat = fbuf.ravel()
+    edge = np.zeros(flat.shape, dtype=bool)
+    # Each pixel against its right neighbour, then against the one below, on the flat picture (a
+    # row's last pixel has no right neighbour); normals are compared only where the face changes
+    # (a small part of the picture), and the first pixel of such a pair is marked.
+    for step in (1, width):
+        at = np.flatnonzero(flat[:-step] != flat[step:])
+        if step == 1:
+            at = at[at % width != width - 1]
+        fa, fb = flat[at], flat[at + step]
+        line = (fa == len(normals)) | (fb == len(normals))
         both = ~line
         line[both] = (normals[fa[both]] * normals[fb[both]]).sum(axis=-1) < CREASE_COS
-        marks[change] |= line
-    return edge
+        edge[at[line]] = True
+    return edge.reshape(height, width)
 
 
 def render_parts(
@@ -170,7 +188,17 @@ def render_parts(
     screen = np.stack(
         [width / 2 + (sx - cx) * scale, height / 2 - (sy - cy) * scale], axis=-1
     )
-    fbuf = _rasterise(screen, depth, width, height)
+    # Only the box around the parts is drawn, PAD pixels of background wider on each side (or
+    # up to the picture's edge), its sides even so that it shrinks to whole pixels; the rest of
+    # the picture is background. Shrinking the box gives the same pixels as shrinking the whole
+    # picture: no pixel of the parts is within the filter's reach of the box's sides.
+    box = (
+        max(0, int(np.floor(screen[..., 0].min())) - PAD) // SUPERSAMPLE * SUPERSAMPLE,
+        max(0, int(np.floor(screen[..., 1].min())) - PAD) // SUPERSAMPLE * SUPERSAMPLE,
+        -(-min(width, int(np.ceil(screen[..., 0].max())) + PAD) // SUPERSAMPLE) * SUPERSAMPLE,
+        -(-min(height, int(np.ceil(screen[..., 1].max())) + PAD) // SUPERSAMPLE) * SUPERSAMPLE,
+    )
+    fbuf = _rasterise(screen, depth, box)
     # Light from above, over the viewer's left shoulder.
     light = toward * 0.6 + up * 0.7 - right * 0.4
     light /= np.linalg.norm(light)
@@ -178,11 +206,16 @@ def render_parts(
     face_rgb = np.clip(colours * shade[:, None], 0, 255)
     # Every pixel is a face's colour, the background or an edge: look each one up in a palette of
     # those, rounded once per face rather than once per pixel (the same bytes, far less work).
-    palette = np.round(np.concatenate([face_rgb, [BACKGROUND_RGB, EDGE_RGB]])).astype(np.uint8)
-    index = np.where(fbuf >= 0, fbuf, len(face_rgb))
-    index[_outline(fbuf, normals)] = len(face_rgb) + 1
-    picture = Image.fromarray(palette[index], "RGB")
-    picture = picture.resize(size_px, Image.Resampling.LANCZOS)
+    # The palette's colours are 4 bytes (r, g, b, unused) looked up as one 32-bit word each: an
+    # RGBX picture that Pillow shrinks as it would the RGB one (the same bytes, a faster lookup).
+    palette = np.full((len(face_rgb) + 2, 4), 255, dtype=np.uint8)
+    palette[:, :3] = np.round(np.concatenate([face_rgb, [BACKGROUND_RGB, EDGE_RGB]]))
+    fbuf[_outline(fbuf, normals)] = len(face_rgb) + 1
+    rgbx = np.take(palette.view(np.uint32).ravel(), fbuf)
+    boxed = Image.frombuffer("RGBX", (box[2] - box[0], box[3] - box[1]), rgbx, "raw", "RGBX", 0, 1)
+    boxed = boxed.resize((boxed.width // SUPERSAMPLE, boxed.height // SUPERSAMPLE), Image.Resampling.LANCZOS)
+    picture = Image.new("RGB", size_px, BACKGROUND_RGB)
+    picture.paste(boxed.convert("RGB"), (box[0] // SUPERSAMPLE, box[1] // SUPERSAMPLE))
     # Written atomically (a hidden temporary file, then a rename): a preview added to a finished
     # set (printables build) is there whole or not at all.
     from io import BytesIO
