@@ -69,6 +69,31 @@ def test_placeholders_behave_like_the_real_names_once_used():
     assert "replaced: True" in out
 
 
+def test_a_cadquery_the_stand_ins_cannot_serve_is_imported_the_ordinary_way():
+    # As a later cadquery release might: a display name used while cadquery is imported, in a way
+    # the stand-ins cannot serve (here every name asked of a stand-in raises).
+    out = _run("""
+        import sys
+        import printables.cad as cad
+
+        def refuse(self, name):
+            raise RuntimeError(f"{self.__name__}.{name} used while cadquery is imported")
+
+        cad._LaterModule.__getattr__ = refuse
+        cq = cad.import_cadquery()
+        box = cq.Workplane("XY").box(1, 2, 3).val()
+        from vtkmodules.vtkCommonDataModel import vtkPolyData
+        import cadquery.occ_impl.shapes as shapes
+        print("volume", round(box.Volume(), 9))
+        print("real vtk:", "vtk" in sys.modules, shapes.vtkPolyData is vtkPolyData,
+              isinstance(box.toVtkPolyData(0.1, 0.1), vtkPolyData))
+        print("stand-ins left:", sum(isinstance(m, cad._LaterModule) for m in sys.modules.values()))
+    """)
+    assert "volume 6.0" in out
+    assert "real vtk: True True True" in out
+    assert "stand-ins left: 0" in out
+
+
 def test_import_cadquery_returns_an_already_imported_cadquery_untouched():
     out = _run("""
         import sys

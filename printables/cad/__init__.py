@@ -9,7 +9,8 @@ cadquery is imported, each VTK module it asks for is a stand-in whose names (``v
 reads an attribute, compares it, ``isinstance`` with it, subclasses it), the real VTK module is
 imported and every placeholder left in cadquery's modules (and in their functions' default
 arguments, where cadquery has none today) is replaced by the real object. The stand-ins are gone
-from ``sys.modules`` once cadquery is imported, so a later ``import vtk`` gets the real one.
+from ``sys.modules`` once cadquery is imported, so a later ``import vtk`` gets the real one. A cadquery
+release whose import the stand-ins cannot serve is imported again the ordinary way, VTK and all.
 Placeholders reach only cadquery's own VTK code, which uses them as classes and constants:
 ezdxf (DXF, ~0.3 s) is not deferred the same way, because cadquery passes ``ezdxf.units.MM`` as a
 default argument on to ezdxf, which compares it as a number.
@@ -170,6 +171,12 @@ def import_cadquery() -> types.ModuleType:
     sys.meta_path.insert(0, finder)
     try:
         import cadquery
+    except Exception:
+        # A cadquery release that uses a display name while it is imported (the stand-ins cannot
+        # serve it): forget the half-imported modules and import it the ordinary way, VTK and all.
+        light = None
+    else:
+        light = cadquery
     finally:
         sys.meta_path.remove(finder)
         for name, module in list(sys.modules.items()):
@@ -178,4 +185,10 @@ def import_cadquery() -> types.ModuleType:
                 parent, _, child = name.rpartition(".")
                 if parent in sys.modules and getattr(sys.modules[parent], child, None) is module:
                     delattr(sys.modules[parent], child)
+    if light is not None:
+        return light
+    for name in [name for name in sys.modules if name == "cadquery" or name.startswith("cadquery.")]:
+        del sys.modules[name]
+    import cadquery
+
     return cadquery
