@@ -12,7 +12,11 @@ another source tree (e.g. ``git archive main | tar -x -C /tmp/base``), interleav
 with this one so both see the same load, and says whether the two trees' PNGs are the same bytes
 and how far apart their pixels are. The load average is printed with each round.
 
-Figures: see the README's Benchmarks section.
+Figures (issue 14, --rounds 3, load 1.2-1.3, baseline main 07c4fdb): this tree best 1.52 s,
+median 1.65 s (about 0.06 s a picture; PNGs 1.91 MB in all); baseline best 4.63 s, median 4.75 s
+(PNGs 2.15 MB). The pictures differ from the baseline's only where the 2 x 2 mean and the former
+Lanczos filter shrink edges differently: mean difference at most 0.60 of 255 per picture, at most
+0.85 % of pixels more than 16 levels apart (the outlines), largest 63.
 """
 
 from __future__ import annotations
