@@ -40,6 +40,17 @@ def test_the_same_inputs_give_the_same_png_bytes(tmp_path):
     again = render_parts(_scene(), tmp_path / "c.png", size_px=(240, 180)).read_bytes()
     assert first == again
     assert first.startswith(b"\x89PNG")
+    # And in a fresh process (other memory, nothing cached).
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from test_preview import _scene;"
+            "from printables.render.preview import render_parts;"
+            "render_parts(_scene(), sys.argv[2], size_px=(240, 180))")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH", "")]))
+    subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), str(tmp_path / "d.png")], check=True, env=env)
+    assert (tmp_path / "d.png").read_bytes() == first
 
 
 def _like_before(now: np.ndarray, before: np.ndarray) -> None:
