@@ -314,9 +314,9 @@ def build_presets(presets: Sequence[Preset], output: Path, *, jobs: int = 1, sli
 
 # Rough CPU seconds of each task, to start the longest first (the order changes no file).
 # Measured with benchmarks/bench_build.py (PRINTABLES_BUILD_TRACE lists each task's CPU time).
-CHECK_COST_S = {"mesh": 1.8, "rest": 0.6}
-PREVIEW_COST_S = 0.8
-SHEET_COST_S = {"patchwork": 0.6, "peas": 0.2, "harvest": 0.1, "minefield": 0.1}
+CHECK_COST_S = {"mesh": 1.1, "rest": 0.5}
+PREVIEW_COST_S = 0.3
+SHEET_COST_S = {"patchwork": 0.5, "peas": 0.2, "harvest": 0.1, "minefield": 0.1}
 
 
 class _Schedule:
