@@ -264,3 +264,22 @@ def test_ezdxf_font_scan_waits_for_the_first_use_and_finds_the_same_fonts():
     assert "scanned: True build real: True" in ours
     assert ours.split("match:")[1] == plain.split("match:")[1]
     assert '"faces: []"' not in ours and len(ours.split("faces:")[1]) > 100
+
+
+def test_step_text_zeroes_tiny_numbers_and_leaves_the_rest_as_the_full_pattern_does():
+    import random
+
+    from printables.cad import export
+
+    def full(text):  # the whole-text substitution, with no shortcut
+        return export._STEP_NUMBER.sub(export._zero_tiny, text)
+
+    line = "#12 = CARTESIAN_POINT('',(1.97E-31,-2.5E-13,3.E-12,4.5E-11,'a1.0E-20',x-1.E-40,#2.0E-15));\n"
+    assert export.step_text(line) == "#12 = CARTESIAN_POINT('',(0.,0.,0.,4.5E-11,'a1.0E-20',x-0.,#2.0E-15));\n"
+    plain = "#3 = DIRECTION('',(1.E-05,0.,-7.2E-11));\n"
+    assert export.step_text(plain) == plain
+    rng = random.Random(14)
+    pieces = ["1.", "-2.5", "E-", "E-1", "E-12", "E-013", "E-9", "#", "'", ".", ",", "(", "x", "7", "0.0", " "]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        assert export.step_text(text) == full(text), text
