@@ -19,8 +19,9 @@ import numpy as np
 from printables.fileio import write_atomic
 
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can record: no build time leaks in
-# zlib's default level: 4 % larger than level 9 on a model's XML and 3x faster to write.
-ZIP_LEVEL = 6
+# zlib level 4: on the models' XML 5 % larger than the default level 6 and 2.4x faster to write
+# (level 6 was 4 % larger than level 9 and 3x faster). Same level, same zlib -> same bytes.
+ZIP_LEVEL = 4
 MODEL_PATH = "3D/3dmodel.model"
 CONFIG_PATH = "Metadata/Slic3r_PE.config"
 CONTENT_TYPES = (
