@@ -283,3 +283,17 @@ def test_step_text_zeroes_tiny_numbers_and_leaves_the_rest_as_the_full_pattern_d
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
         assert export.step_text(text) == full(text), text
+
+
+def test_3mf_coordinates_keep_their_own_text_when_formatted_once_per_distinct_value():
+    import numpy as np
+
+    from printables.cad import threemf
+
+    values = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 5e-324, 1.5, float(np.float32(0.1)), -0.0, 1.5, 0.0])
+    assert threemf._reprs(values) == [repr(v) for v in values.tolist()]
+    vertices = np.array([[0.0, -0.0, 1.5], [-0.0, 0.0, 1.5], [0.1, 2.0, 0.0]])
+    text = threemf.model_xml(vertices, np.array([[0, 1, 2]]), "t")
+    assert '<vertex x="0.0" y="-0.0" z="1.5"/>' in text and '<vertex x="-0.0" y="0.0" z="1.5"/>' in text
+    assert f'<vertex x="{float(np.float32(0.1))!r}" y="2.0" z="0.0"/>' in text
+    assert '<triangle v1="0" v2="1" v3="2"/>' in text
