@@ -279,9 +279,10 @@ def test_step_text_zeroes_tiny_numbers_and_leaves_the_rest_as_the_full_pattern_d
     plain = "#3 = DIRECTION('',(1.E-05,0.,-7.2E-11));\n"
     assert export.step_text(plain) == plain
     rng = random.Random(14)
-    pieces = ["1.", "-2.5", "E-", "E-1", "E-12", "E-013", "E-9", "#", "'", ".", ",", "(", "x", "7", "0.0", " "]
-    for _ in range(3000):
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+    pieces = ["1.", "-2.5", "E-", "E-1", "E-12", "E-013", "E-9", "#", "'", ".", ",", "(", "x", "7", "0.0", " ",
+              "\n", "\r\n"]
+    for _ in range(6000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 16)))
         assert export.step_text(text) == full(text), text
 
 
