@@ -243,29 +243,6 @@ def test_cutters_cut_off_above_the_surface_make_the_same_half(monkeypatch):
     assert _same_solid(half, cad.build_half(p, "right"))
 
 
-def test_ezdxf_font_scan_waits_for_the_first_use_and_finds_the_same_fonts():
-    code = """
-        import json, os, sys
-        {setup}
-        from ezdxf.fonts import fonts
-        from ezdxf.fonts.font_manager import FontManager
-        print("deferred:", type(fonts.font_manager) is not FontManager)
-        print("home cache:", "XDG_CACHE_HOME" in os.environ)
-        faces = sorted(json.loads(fonts.font_manager.dumps())["font-faces"])
-        print("scanned:", type(fonts.font_manager) is FontManager, "build real:", "lambda" not in repr(FontManager.build))
-        print("match:", fonts.find_best_match(family="Noto Sans"), fonts.font_manager.has_font("NotoSans-Regular.ttf"))
-        print("faces:", json.dumps(faces))
-    """
-    ours = _run(code.format(setup="from printables.isolation import isolate_ezdxf; isolate_ezdxf()"))
-    # ezdxf's own import, its cache as isolate_ezdxf points it (built in memory at the import).
-    plain = _run(code.format(setup="os.environ['XDG_CACHE_HOME'] = '/dev/null/none'; import ezdxf"))
-    assert "deferred: True" in ours and "deferred: False" in plain
-    assert "home cache: False" in ours
-    assert "scanned: True build real: True" in ours
-    assert ours.split("match:")[1] == plain.split("match:")[1]
-    assert '"faces: []"' not in ours and len(ours.split("faces:")[1]) > 100
-
-
 def test_step_text_zeroes_tiny_numbers_and_leaves_the_rest_as_the_full_pattern_does():
     import random
 
