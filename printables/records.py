@@ -12,7 +12,7 @@ functions that do what the generated ones do:
 - ``__eq__``: the same class and equal tuples of the fields with ``compare``, else NotImplemented;
 - ``__hash__``: the hash of that tuple (the fields with ``hash``, or ``compare`` when unset);
 - ``__setattr__``/``__delattr__``: FrozenInstanceError for a field (for any name on the class
-  itself), as the generated ones do, ``slots=True`` included;
+  itself), as the generated ones do (``slots=True`` as Pythons with gh-105936 fixed do it);
 
 and the class keeps everything the ``dataclasses`` functions read (``fields``, ``replace``,
 ``asdict``, ``__match_args__``, ``__dataclass_params__`` saying frozen). tests/test_records.py
@@ -52,8 +52,12 @@ def frozen_record(cls=None, /, *, slots: bool = False):
     def wrap(cls):
         if "__init__" not in cls.__dict__:
             raise TypeError(f"{cls.__name__}: a frozen record writes its __init__")
-        defined = cls  # the generated __setattr__ of a slotted dataclass names the class before slots
         cls = dataclass(cls, init=False, repr=False, eq=False, slots=slots)
+        # The class itself, slotted or not: Python 3.11's generated methods of a slotted class name
+        # the class before slots (cpython gh-105936, fixed in later releases), so assigning a
+        # non-field there raises TypeError from super(); a record raises FrozenInstanceError, as a
+        # fixed Python's dataclass does.
+        defined = cls
         params = cls.__dataclass_params__
         params.init = params.repr = params.eq = params.frozen = True
         field_list = fields(cls)
