@@ -15,11 +15,10 @@ def empty_caches(monkeypatch):
     """Each test starts with nothing kept by the checks of earlier tests in this process."""
     from collections import OrderedDict
 
-    from printables.check import giuthi_seeds, mesh_cache
+    from printables.check import mesh_cache
 
     monkeypatch.setattr(mesh_cache, "_MESHES", OrderedDict())
     monkeypatch.setattr(mesh_cache, "_RESULTS", OrderedDict())
-    monkeypatch.setattr(giuthi_seeds, "_MEASURED", {})
 
 
 def _box(path, size):

@@ -18,7 +18,7 @@ import trimesh
 from scipy import ndimage
 
 from printables.check.results import CheckResult
-from printables.check.mesh_cache import load_stl, load_stl_keyed
+from printables.check.mesh_cache import kept, load_stl, load_stl_keyed
 from printables.params.giuthi_seeds import (
     MAX_CUT_AREA_MM2,
     MAX_GATE_HEIGHT_MM,
@@ -411,16 +411,7 @@ def measure_sprue(stl_path: Path | str) -> SprueMeasure:
     file's bytes alone, is kept per content for the process.
     """
     mesh, key = load_stl_keyed(stl_path, process=True)
-    found = _MEASURED.get(key)
-    if found is None:
-        found = _measure_mesh(_on_bed(mesh))
-        if len(_MEASURED) >= 8:
-            _MEASURED.clear()
-        _MEASURED[key] = found
-    return found
-
-
-_MEASURED: dict[bytes, SprueMeasure] = {}
+    return kept(("sprue measure", key), lambda: _measure_mesh(_on_bed(mesh)))
 
 
 def _measure_sprue(stl_path: Path | str) -> SprueMeasure:

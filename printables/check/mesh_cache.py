@@ -1,6 +1,6 @@
 """STL meshes read once per process: several checks of one set read the same files.
 
-Whole check results are kept too (``remembered``), under the digests of every file a check reads:
+Whole check results and measures are kept too (``kept``, ``remembered``), under the digests of every file a check reads:
 giuthi-ko's board, sprue and 3MFs are giuthi-default's, byte for byte, and a build worker that checks
 both computes them once.
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from printables.check.stl_file import UnreadableStl, read_stl_bytes
 
 KEPT = 6  # meshes kept: a set's two board halves and its sprue, twice over
-RESULTS_KEPT = 24  # check results kept: a board, a sprue and three 3MFs of several sets
+RESULTS_KEPT = 24  # check results and measures kept: a board, a sprue and three 3MFs of several sets
 
 _MESHES: OrderedDict = OrderedDict()
 _RESULTS: OrderedDict = OrderedDict()
@@ -31,23 +31,28 @@ def digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def remembered(key: tuple, check, keep=lambda results: True) -> list:
-    """``check()``'s results, computed once per process for each ``key`` (when ``keep(results)``).
+def kept(key: tuple, compute, keep=lambda value: True):
+    """``compute()``, computed once per process for each ``key`` (when ``keep(value)``).
 
-    Only for a check whose results are a function of ``key`` alone: the digests of every file it
-    reads and every other value it uses (names it prints included). Errors are not kept.
+    Only for a value that is a function of ``key`` alone: the digests of every file it reads and
+    every other value it uses (names it prints included). Errors are not kept.
     """
     found = _RESULTS.get(key)
     if found is None:
-        found = tuple(check())
+        found = compute()
         if not keep(found):
-            return list(found)
+            return found
         _RESULTS[key] = found
         while len(_RESULTS) > RESULTS_KEPT:
             _RESULTS.popitem(last=False)
     else:
         _RESULTS.move_to_end(key)
-    return list(found)
+    return found
+
+
+def remembered(key: tuple, check, keep=lambda results: True) -> list:
+    """``check()``'s results (a list of CheckResult), kept as ``kept`` keeps a value."""
+    return list(kept(key, lambda: tuple(check()), keep))
 
 
 def load_stl(path: Path | str, **options):
