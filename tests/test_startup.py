@@ -105,7 +105,7 @@ def test_pillow_loads_in_full_when_used(tmp_path):
 
 
 def test_a_profiled_run_ends_the_ordinary_way_so_the_profile_is_written(tmp_path):
-    # the quick exit skips what runs after the program; a profiler (or coverage's tracer) needs it
+    # a profiler (or coverage's tracer) writes its figures after the program: the process must end the ordinary way
     profile = tmp_path / "run.prof"
     result = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "printables", "minefield",
                              "-o", str(tmp_path / "m.pdf")], cwd=ROOT, capture_output=True, text=True, timeout=120,
