@@ -20,7 +20,6 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from printables import __version__, fonts
 from printables.layout.primitives import BLACK, Circle, Document, Line, Page, Polygon, Rect, Text, translate
-from printables.paper import POINTS_PER_MM as PT
 from printables.paper import mm_to_pt
 
 
@@ -70,9 +69,9 @@ def _style(c, item) -> tuple[int, int]:
             c.setStrokeColorRGB(*stroke)
         else:
             c.setStrokeGray(stroke)
-        c.setLineWidth(item.line_mm * PT)
+        c.setLineWidth(mm_to_pt(item.line_mm))
         dash = getattr(item, "dash_mm", None)
-        c.setDash([d * PT for d in dash] if dash else [])
+        c.setDash([mm_to_pt(d) for d in dash] if dash else [])
     if fill is not None:
         _fill(c, fill)
     return int(stroke is not None), int(fill is not None)
@@ -117,23 +116,22 @@ def render_pdf(document: Document) -> bytes:
             return height_pt - mm_to_pt(v)
 
         for item in page.items:
-            # mm_to_pt written out (v * PT) for the shapes, most of a sheet: the same arithmetic
             if isinstance(item, Line):
                 _style(c, item)
-                c.line(item.x1 * PT, height_pt - item.y1 * PT, item.x2 * PT, height_pt - item.y2 * PT)
+                c.line(X(item.x1), Y(item.y1), X(item.x2), Y(item.y2))
             elif isinstance(item, Rect):
                 stroke, fill = _style(c, item)
-                c.rect(item.x * PT, height_pt - (item.y + item.h) * PT, item.w * PT, item.h * PT, stroke, fill)
+                c.rect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h), stroke, fill)
             elif isinstance(item, Circle):
                 stroke, fill = _style(c, item)
-                c.circle(item.cx * PT, height_pt - item.cy * PT, item.r * PT, stroke, fill)
+                c.circle(X(item.cx), Y(item.cy), mm_to_pt(item.r), stroke, fill)
             elif isinstance(item, Polygon):
                 stroke, fill = _style(c, item)
                 path = c.beginPath()
                 (x0, y0), *rest = item.points
-                path.moveTo(x0 * PT, height_pt - y0 * PT)
+                path.moveTo(X(x0), Y(y0))
                 for x, y in rest:
-                    path.lineTo(x * PT, height_pt - y * PT)
+                    path.lineTo(X(x), Y(y))
                 if item.closed:
                     path.close()
                 c.drawPath(path, stroke, fill if item.closed else 0)  # an open path is never filled
