@@ -402,8 +402,10 @@ def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
 
 
 # ---------------------------------------------------------------------------------------------
-# The kernel's lap tables, by the number of pits (2n), built on first use by _kernel.
-_KERNELS: dict[int, Kernel] = {}
+# Choice points: the packed-board kernel (printables/rules/giuthi_kernel.py) where it serves the
+# board, the reference sowing _sow elsewhere
+
+_KERNELS: dict[int, Kernel] = {}  # the kernel's lap tables by the number of pits (2n), see _kernel
 
 
 def _kernel(size: int) -> Kernel:
@@ -421,7 +423,7 @@ _MOVES: tuple[dict[int, Move], ...] = tuple(
 
 
 def _packable(pits: tuple[int, ...]) -> bool:
-    """True if the kernel serves this board (see above) and _sow is the real one."""
+    """True if the packed kernel serves this board (its total fits the lap tables) and _sow is the real one."""
     return sum(pits) <= _kernel(len(pits)).cap and _sow is _SOW
 
 
