@@ -41,7 +41,7 @@ SEEDS_PER_PIT = 4
 GAMES_PER_ROUND = 200
 GOAL_PEER_RATIO = 5.0  # games/s against MancalaGames', timed in the same run
 PEER_URL = "https://github.com/StoneShark/MancalaGames"
-PEER_MOVE_LIMIT = 2000  # turns before a peer game is given up (its own scripts stop at 500)
+PEER_MOVE_LIMIT = 2000  # moves before a peer game is given up (its own scripts stop at 500 turns)
 
 
 def api_games(first: int, count: int) -> int:
@@ -94,21 +94,26 @@ def load_peer(folder: Path):
               f" get it with: git clone {PEER_URL} {folder}", file=sys.stderr)
         raise SystemExit(2)
     sys.path.insert(0, str(source))
-    import animator  # MancalaGames' own modules, from the user's copy
-    import game_info
-    import game_logger
-    import man_config
+    try:
+        import animator  # MancalaGames' own modules, from the user's copy
+        import game_info
+        import game_logger
+        import man_config
 
-    animator.ENABLED = False  # as its analysis scripts run it: no animation, no game log
-    game_logger.game_log.active = False
-    config = man_config.read_game(str(props))
-    config["game_constants"].update(holes=PITS_PER_ROW, nbr_start=SEEDS_PER_PIT)
-    info = config["game_info"]
-    info["rounds"] = game_info.Rounds.NO_ROUNDS  # its variation "played as a single game"
-    info["round_fill"] = game_info.RoundFill.NOT_APPLICABLE
-    info["round_starter"] = game_info.RoundStarter.ALTERNATE
-    info["udir_holes"] = list(range(PITS_PER_ROW))  # the sowing direction is chosen in every hole
-    return man_config.game_from_config(config)
+        animator.ENABLED = False  # as its analysis scripts run it: no animation, no game log
+        game_logger.game_log.active = False
+        config = man_config.read_game(str(props))
+        config["game_constants"].update(holes=PITS_PER_ROW, nbr_start=SEEDS_PER_PIT)
+        info = config["game_info"]
+        info["rounds"] = game_info.Rounds.NO_ROUNDS  # its variation "played as a single game"
+        info["round_fill"] = game_info.RoundFill.NOT_APPLICABLE
+        info["round_starter"] = game_info.RoundStarter.ALTERNATE
+        info["udir_holes"] = list(range(PITS_PER_ROW))  # the sowing direction is chosen in every hole
+        return man_config.game_from_config(config)
+    except Exception as error:  # another release of it that this script does not know how to set up
+        print(f"--peer {folder}: cannot set up MancalaGames' Giuthi at 2x{PITS_PER_ROW}, {SEEDS_PER_PIT} seeds"
+              f" ({type(error).__name__}: {error})", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def peer_games(game, first: int, count: int) -> int:
