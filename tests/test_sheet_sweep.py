@@ -116,6 +116,13 @@ def test_minefield_on_a5_with_several_boards_keeps_its_subtitle_off_the_margin(s
                              "--lang", lang]) == ""
 
 
+def test_peas_tally_caption_stays_clear_of_the_score_box_on_a_narrow_column():
+    # The sweep's find: in Turkish, on a portrait card with a 4-pea-wide layout, the caption ran under
+    # the score box, and the check's visible-text test failed two of its letters.
+    assert built_or_refused(["peas", "--rows", "7", "--cols", "4", "--postcard", "a6", "--portrait",
+                             "--paper", "letter", "--bleed", "3", "--lang", "tr", "--back"]) == ""
+
+
 # --------------------------------------------------------------------------- the sweep
 
 
