@@ -38,19 +38,25 @@ def open_lifeline() -> tuple[int, int, dict[str, str]]:
 
 
 def end_group(_signum=None, _frame=None) -> None:
-    """The parent is gone: SIGTERM to this worker's process group, then SIGKILL after a grace."""
+    """The parent is gone: SIGTERM to this worker's process group, then SIGKILL after a grace.
+
+    Only a worker that leads its own group (the server starts it in a new session) signals the
+    group; any other signals itself alone, never the group it shares with whoever started it."""
+    def send(signum: int) -> None:
+        try:
+            if os.getpgrp() == os.getpid():
+                os.killpg(os.getpid(), signum)
+            else:
+                os.kill(os.getpid(), signum)
+        except OSError:
+            os._exit(128 + signum)
+
     def kill_later() -> None:
         time.sleep(GRACE_S)
-        try:
-            os.killpg(os.getpgrp(), signal.SIGKILL)
-        except OSError:
-            pass
+        send(signal.SIGKILL)
 
     threading.Thread(target=kill_later, name="lifeline-kill", daemon=True).start()
-    try:
-        os.killpg(os.getpgrp(), signal.SIGTERM)
-    except OSError:
-        os._exit(128 + signal.SIGTERM)
+    send(signal.SIGTERM)
 
 
 def set_parent_death_signal(signum: int) -> bool:
