@@ -236,6 +236,16 @@ def test_a_long_static_path_is_not_found(running):
     assert request(port, "/static/app.js")[0] == 200
 
 
+def test_a_target_that_is_no_path_is_answered_400(running):
+    srv = running()
+    port = srv.server_address[1]
+    for target in ("http://[x]/", "http://[::1/harvest"):  # urlsplit refuses these: the connection used to drop
+        status, body = request(port, target)
+        assert status == 400 and "is not a path" in body, target
+        status, _ = request(port, target, method="POST", headers={"Origin": f"http://127.0.0.1:{port}"})
+        assert status == 400, target
+
+
 # --------------------------------------------------------------------------- hang-ups
 
 

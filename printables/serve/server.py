@@ -336,6 +336,14 @@ class Handler(BaseHTTPRequestHandler):
         """Whether the page's script asked (JSON), rather than a plain form post (HTML)."""
         return "application/json" in self.headers.get("Accept", "")
 
+    def request_path(self) -> str | None:
+        """The request's path, decoded; None after answering 400 when it is no path (``//[``)."""
+        try:
+            return unquote(urlsplit(self.path).path)
+        except ValueError:
+            self.send(HTTPStatus.BAD_REQUEST, f"refused: {self.path[:80]!r} is not a path", "text/plain; charset=utf-8")
+            return None
+
     # -- methods ----------------------------------------------------------------------------------
     def do_HEAD(self):
         """As GET, without the body."""
@@ -347,7 +355,9 @@ class Handler(BaseHTTPRequestHandler):
         if why:
             self.send(HTTPStatus.FORBIDDEN, why, "text/plain; charset=utf-8")
             return
-        path = unquote(urlsplit(self.path).path)
+        path = self.request_path()
+        if path is None:
+            return
         if path == "/":
             self.send(HTTPStatus.OK, pages.index_page())
         elif path.lstrip("/") in forms.KINDS:
@@ -371,7 +381,9 @@ class Handler(BaseHTTPRequestHandler):
         if why:
             self.send(HTTPStatus.FORBIDDEN, why, "text/plain; charset=utf-8")
             return
-        path = unquote(urlsplit(self.path).path)
+        path = self.request_path()
+        if path is None:
+            return
         if path.lstrip("/") in forms.KINDS:
             self.submit(path.lstrip("/"), dict(parse_qsl(body, keep_blank_values=True)))
         elif (match := JOB_PATH.fullmatch(path)) and match.group(2) == "/cancel":
