@@ -82,16 +82,17 @@ def post_json(port: int, path: str, body: bytes = b"", host: str | None = None) 
 # --------------------------------------------------------------------------- signals
 
 
-def test_serve_on_127_1_keeps_to_this_machine_and_sigterm_exits_143(tmp_path):
+@pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_serve_on_127_1_keeps_to_this_machine_and_a_signal_ends_it_with_128_plus_its_number(tmp_path, signum, code):
     process, port, root = start_serve(tmp_path, "--host", "127.1")
     try:
         assert root.is_dir()
         status, body = post_json(port, "/harvest", b"players=abc", host="evil.example")
         assert status == 403 and "evil.example" in body
     finally:
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(signum)
         rest = process.communicate(timeout=30)[1]
-    assert process.returncode == 143, rest
+    assert process.returncode == code, rest
     assert "stopped" in rest and "Traceback" not in rest and not root.exists()
 
 

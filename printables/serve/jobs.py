@@ -2,8 +2,9 @@
 
 Every submitted form is a new job with a fresh folder under the server's temporary directory, so
 two tabs (or two quick submits) never share files. At most ``max_running`` workers run at once (the
-rest wait their turn); cancelling stops the worker's whole process group (PrusaSlicer included),
-and the CLI's own signal handling removes anything half-made.
+rest wait their turn); cancelling stops the worker's whole process group (PrusaSlicer included)
+and removes the job's folder. A worker also dies with a server killed outright (SIGKILL): see
+printables/serve/lifeline.py.
 """
 
 from __future__ import annotations
