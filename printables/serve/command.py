@@ -16,8 +16,9 @@ MAX_PORT = 65535
 ))
 @click.option("--port", type=WHOLE, default=8000, show_default=True, help="Port to listen on (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Only loopback addresses keep the customizer to this machine; "
-                   "with any other, every machine that can reach it may use it.")
+              help="Address to listen on. A name or address of this machine's loopback (127.0.0.1, "
+                   "localhost) keeps the customizer to this machine; with any other, every machine that "
+                   "can reach it may use it (forms are still taken only from its own pages).")
 def serve(port: int, host: str) -> None:
     """A local customizer in the browser: a form per game, previews, checks and downloads."""
     import signal
