@@ -1,0 +1,56 @@
+"""Write the simulated figures of the publisher's box (printables/measured_facts.json).
+
+Run: python tools/simulated_facts.py   (after a rule core or a policy in printables/rules/simulation.py
+changes; tests/test_simulated_facts.py says when: it re-plays some sets with the same seed and
+compares, and re-measures others with another seed)
+
+For every parameter set of ``simulation.measured_sets()`` it plays ``simulation.GAMES`` games with
+seed ``simulation.SEED`` and stores each game's length (median and the range of 9 games in 10) and,
+for two players, the first player's share of wins and of ties, with the parameters and the policy.
+``--only KIND`` re-measures one game's sets and keeps the others as stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from printables.measured import MEASURED_PATH, dumps, entry  # noqa: E402
+from printables.rules import simulation  # noqa: E402
+
+
+def table(sets, games: int = simulation.GAMES, seed: int = simulation.SEED, progress=None) -> dict:
+    """{kind: {key: entry}} for ``sets`` of (kind, key, parameters)."""
+    found: dict[str, dict[str, dict]] = {}
+    for kind, key, params in sets:
+        start = time.perf_counter()
+        found.setdefault(kind, {})[key] = entry(kind, params, simulation.measure(kind, key, games, seed))
+        if progress:
+            progress(f"{kind} {key}: {found[kind][key]['turns']} ({time.perf_counter() - start:.1f} s)")
+    return found
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=simulation.KINDS, help="re-measure only this game's sets")
+    args = parser.parse_args(argv)
+    sets = [s for s in simulation.measured_sets() if args.only in (None, s[0])]
+    found = table(sets, progress=print)
+    if args.only:
+        stored = json.loads(MEASURED_PATH.read_text(encoding="utf-8"))
+        stored["figures"][args.only] = found[args.only]
+        found = stored["figures"]
+    tmp = MEASURED_PATH.with_suffix(".json.tmp")
+    tmp.write_text(dumps(found), encoding="utf-8")
+    tmp.replace(MEASURED_PATH)
+    print(f"wrote {MEASURED_PATH}")
+
+
+if __name__ == "__main__":
+    main()
