@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -334,28 +335,85 @@ def lattice(group: list[Box]) -> tuple[float, frozenset[tuple[int, int]]]:
 
 
 PUBLISHER_HEADING = "About the game"
+# Words of an unknown fact: the box leaves such a fact out instead.
+UNKNOWN_PHRASES = ("not stated", "not named", "not public")
+LENGTH_PATTERN = "Game length (simulated, {games} games): {low}–{high} {unit} in 9 games of 10, median {median}"
+FIRST_PATTERNS = ("First player wins: {p} % of games (simulated)",
+                  "First player wins: {p} % of games, {d} % tied (simulated)")
 
 
-def check_publisher_box(drawing: PdfDrawing, facts, pages: list[int] | None = None) -> CheckResult:
-    """The publisher's box is on the page(s): its heading, every fact's label and value, as words.
+def box_parameters(kind: str, params: dict) -> dict:
+    """The recorded parameters a game's simulated figures were measured for (see rules.simulation)."""
+    if kind == "harvest":
+        return {"grid": tuple(params["grid"]), "players": params["players"],
+                "opening_coins": params["opening_coins"], "coins_per_turn": params["coins_per_turn"]}
+    if kind == "minefield":
+        return {"size": params["size"]}
+    if kind == "patchwork":
+        return {"leather": params["leather"]}
+    if kind == "peas":
+        return {} if params.get("layout_name") is None else {"layout": params["layout_name"]}
+    raise ValueError(f"kind {kind!r}: no publisher's box")
 
-    ``facts`` is the game's :class:`printables.rules.facts.GameFacts`; ``pages`` are page indices
-    (default every page).
+
+def _printed_figures(lang: str, text: str) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int]]]:
+    """The simulated figures printed in ``text``: (games, low, high, median) of each length line and
+    (first wins %, tied %) of each first-player line."""
+    from printables.check.language import said_regex
+
+    number = r"(\d[\d,.]*)"
+    flat = " ".join(text.split())
+    length = said_regex(lang, LENGTH_PATTERN, games=number, low=number, high=number, unit=r".+?", median=number)
+    lengths = [tuple(int(v.replace(",", "").replace(".", "")) for v in m) for m in re.findall(length, flat)]
+    firsts = []
+    for pattern in FIRST_PATTERNS:
+        found = re.findall(said_regex(lang, pattern, p=number, d=number), flat)
+        firsts += [(int(m), 0) if isinstance(m, str) else (int(m[0]), int(m[1])) for m in found]
+    return lengths, firsts
+
+
+def check_publisher_box(drawing: PdfDrawing, kind: str, pages: list[int] | None = None) -> CheckResult:
+    """The publisher's box is on the page(s): its heading, every known fact's label and value, as
+    words; no unknown fact ("not stated"); and the simulated figures exactly as stored for the
+    sheet's parameters (printables/measured_facts.json), none where those were not measured.
+
+    ``kind`` names the game; ``pages`` are page indices (default every page).
     """
     from printables.check.language import lang_of, said
+    from printables.measured import facts_for, stored_measure
+    from printables.rules.facts import percent
 
+    params = drawing.parameters()
     try:
-        lang = lang_of(drawing.parameters())
+        lang = lang_of(params)
     except (ValueError, AttributeError):  # no parameters recorded: an English sheet
         lang = "en"
+    measured_for = box_parameters(kind, params)
+    cell = params.get("cell_mm") if kind == "minefield" else None
+    facts = facts_for(kind, cell_mm=cell, **measured_for)
     texts = [said(lang, t) for t in [PUBLISHER_HEADING] + [f"{label}: {value}" for label, value in facts.entries()]]
+    measure = stored_measure(kind, **measured_for) if measured_for else None
+    want_length = [] if measure is None else [(measure.games, measure.turns_low, measure.turns_high, measure.turns_median)]
+    want_first = [] if measure is None or measure.first_wins is None else [
+        (percent(measure.first_wins), percent(measure.draws or 0.0))]
+    unknown = [said(lang, phrase) for phrase in UNKNOWN_PHRASES]
     problems = []
     for index in range(len(drawing.pages)) if pages is None else pages:
-        missing = words_missing(drawing.pages[index], texts)
+        page = drawing.pages[index]
+        missing = words_missing(page, texts)
         if missing:
             problems.append(f"page {index + 1}: no {', '.join(repr(m) for m in missing[:3])}")
+        flat = " ".join(page.text.split())
+        problems += [f"page {index + 1}: an unknown fact ({phrase!r})" for phrase in unknown if phrase in flat]
+        lengths, firsts = _printed_figures(lang, page.text)
+        if lengths != want_length:
+            problems.append(f"page {index + 1}: game length {lengths or 'not printed'}, stored {want_length or 'none'}")
+        if firsts != want_first:
+            problems.append(f"page {index + 1}: first player's wins {firsts or 'not printed'}, stored {want_first or 'none'}")
     where = "every page" if pages is None else f"page(s) {', '.join(str(p + 1) for p in pages)}"
-    return CheckResult("publisher's box", not problems, "; ".join(problems) or f"players, time, age, needs and credits on {where}")
+    figures = "the simulated figures as stored" if measure is not None else "no simulated figure (parameters not measured)"
+    return CheckResult("publisher's box", not problems,
+                       "; ".join(problems) or f"players, what else you need, credits and {figures} on {where}")
 
 
 def objects_near_edge(page: PageDrawing, margin: float, background: tuple = ()) -> list[str]:

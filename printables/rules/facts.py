@@ -50,7 +50,7 @@ def percent(share: float) -> int:
 
 def length_entry(kind: str, games: int, low: int, high: int, median: int) -> tuple[str, str]:
     """The (label, value) of a game's simulated length."""
-    return (f"Game length (simulated, {games:,} games)",
+    return (f"Game length (simulated, {games} games)",
             f"{low}–{high} {TURN_WORDS[kind]} in 9 games of 10, median {median}")
 
 
