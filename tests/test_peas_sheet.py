@@ -80,9 +80,11 @@ def test_default_card_is_an_a6_landscape_that_passes_every_check(tmp_path):
     assert len(drawing.pages) == 1 and drawing.print_scaling == "None"
     assert (round(drawing.pages[0].width, 2), round(drawing.pages[0].height, 2)) == (148.0, 105.0)
     text = " ".join(drawing.pages[0].text.split())
-    for words in ("Breakfast Shy", "Smushed peas", "printables default", "the original card's layout is not public",
-                  "expected smushed peas about 2", "print at 100 % / actual size"):
+    for words in ("Breakfast Shy", "Smushed peas", "printables default", "Game length (simulated, 1000 games):",
+                  "rolls of the dice in 9 games of 10", "expected smushed peas about 2", "print at 100 % / actual size"):
         assert words in text
+    for unknown in ("not public", "not named", "not stated", "Design:"):
+        assert unknown not in text
 
 
 @pytest.mark.parametrize(
@@ -501,7 +503,7 @@ def test_check_fails_on_a_wrong_difficulty_or_layout_line(tmp_path):
              for i in document.pages[0].items]
     results = check_file(_write(tmp_path, _with_page(document, 0, items)))
     assert failed(results) == {"card text"} and "the rule core measures about 2" in detail(results, "card text")
-    items = [i for i in document.pages[0].items if not (isinstance(i, Text) and "not public" in i.text)]
+    items = [i for i in document.pages[0].items if not (isinstance(i, Text) and "printables default" in i.text)]
     results = check_file(_write(tmp_path, _with_page(document, 0, items), "line.pdf"))
     assert "card text" in failed(results)
 

@@ -68,11 +68,11 @@ class GameFacts:
 
     players: str
     needs: str
-    design: str | None
-    publisher: str | None
-    measured: tuple[tuple[str, str], ...]  # (label, value) of the simulated figures
+    design: str | None = None
+    publisher: str | None = None
+    measured: tuple[tuple[str, str], ...] = ()  # (label, value) of the simulated figures
 
-    def __init__(self, players, needs, design=None, publisher=None, measured=()):
+    def __init__(self, players, needs, design=design, publisher=publisher, measured=measured):
         set_field(self, "players", players)
         set_field(self, "needs", needs)
         set_field(self, "design", design)
