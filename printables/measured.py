@@ -24,7 +24,7 @@ def entry(kind: str, params: dict, measure: simulation.Measure) -> dict:
         "policy": simulation.POLICIES[kind],
         "games": measure.games,
         "seed": measure.seed,
-        "turns": {"median": measure.turns_median, "p5": measure.turns_low, "p95": measure.turns_high},
+        "turns": {"shortest": measure.turns_low, "median": measure.turns_median, "longest": measure.turns_high},
     }
     if measure.first_wins is not None:
         found["first_wins"] = measure.first_wins
@@ -67,7 +67,7 @@ def stored_measure(kind: str, **params) -> simulation.Measure | None:
     if found is None:
         return None
     turns = found["turns"]
-    return simulation.Measure(found["games"], found["seed"], turns["median"], turns["p5"], turns["p95"],
+    return simulation.Measure(found["games"], found["seed"], turns["median"], turns["shortest"], turns["longest"],
                               found.get("first_wins"), found.get("draws"))
 
 

@@ -5,7 +5,7 @@ changes; tests/test_simulated_facts.py says when: it re-plays some sets with the
 compares, and re-measures others with another seed)
 
 For every parameter set of ``simulation.measured_sets()`` it plays ``simulation.GAMES`` games with
-seed ``simulation.SEED`` and stores each game's length (median and the range of 9 games in 10) and,
+seed ``simulation.SEED`` and stores the games' length (shortest, median, longest) and,
 for two players, the first player's share of wins and of ties, with the parameters and the policy.
 ``--only KIND`` re-measures one game's sets and keeps the others as stored.
 """

@@ -48,18 +48,16 @@ def percent(share: float) -> int:
     return math.floor(share * 100 + 0.5)
 
 
-def length_entry(kind: str, games: int, low: int, high: int, median: int) -> tuple[str, str]:
-    """The (label, value) of a game's simulated length."""
-    return (f"Game length (simulated, {games} games)",
-            f"{low}–{high} {TURN_WORDS[kind]} in 9 games of 10, median {median}")
-
-
-def first_player_entry(first_wins: float, draws: float) -> tuple[str, str]:
-    """The (label, value) of the first player's simulated share of wins (and of ties, if any)."""
-    tied = percent(draws)
-    if tied:
-        return ("First player wins", f"{percent(first_wins)} % of games, {tied} % tied (simulated)")
-    return ("First player wins", f"{percent(first_wins)} % of games (simulated)")
+def simulated_entry(kind: str, games: int, low: int, high: int, median: int,
+                    first_wins: float | None = None, draws: float = 0.0) -> tuple[str, str]:
+    """The (label, value) of the simulated figures: the range and median of a game's length in
+    turns and, for two players, the first player's share of wins (and of ties, if any)."""
+    value = f"{low}–{high} {TURN_WORDS[kind]}, median {median}"
+    if first_wins is not None:
+        value += f"; first player wins {percent(first_wins)} %"
+        if percent(draws):
+            value += f", {percent(draws)} % tied"
+    return (f"In {games} simulated games", value)
 
 
 @frozen_record
@@ -96,9 +94,8 @@ def sheet_facts(facts: GameFacts, kind: str, measure=None, cell_mm: float | None
     box prints no figure)."""
     measured: list[tuple[str, str]] = []
     if measure is not None:
-        measured.append(length_entry(kind, measure.games, measure.turns_low, measure.turns_high, measure.turns_median))
-        if measure.first_wins is not None:
-            measured.append(first_player_entry(measure.first_wins, measure.draws or 0.0))
+        measured.append(simulated_entry(kind, measure.games, measure.turns_low, measure.turns_high, measure.turns_median,
+                                        measure.first_wins, measure.draws or 0.0))
     needs = minefield_needs(cell_mm) if kind == "minefield" else facts.needs
     return GameFacts(facts.players, needs, facts.design, facts.publisher, measured)
 

@@ -34,7 +34,6 @@ from printables.rules import harvest, minefield, patchwork, pentominoes, peas
 GAMES = 1000
 SEED = 2024
 
-LOW_PERCENT, HIGH_PERCENT = 5, 95  # the printed range holds 9 games in 10
 KINDS = ("harvest", "minefield", "patchwork", "peas")
 FIRST = "first"  # the first player won
 SECOND = "second"  # another player won
@@ -63,8 +62,8 @@ class Measure:
     games: int
     seed: int
     turns_median: int  # the lower median
-    turns_low: int  # 5th percentile (nearest rank): 1 game in 20 is shorter
-    turns_high: int  # 95th percentile (nearest rank): 1 game in 20 is longer
+    turns_low: int  # the shortest game
+    turns_high: int  # the longest game
     first_wins: float | None  # share of games the first player won; None for solitaire or 3+ players
     draws: float | None  # share of drawn (or shared) games, alongside first_wins
 
@@ -314,12 +313,6 @@ def play(kind: str, key: str, rng: random.Random) -> Played:
     return _PLAYERS[kind](key, rng)
 
 
-def percentile(ordered: list[int], percent: int) -> int:
-    """The nearest-rank ``percent``-th percentile of an ordered list."""
-    rank = -(-percent * len(ordered) // 100)  # ceil, without floats
-    return ordered[max(rank, 1) - 1]
-
-
 def measure(kind: str, key: str, games: int = GAMES, seed: int = SEED) -> Measure:
     """Play ``games`` seeded games and summarise their length and the first player's results."""
     if games < 2:
@@ -332,8 +325,8 @@ def measure(kind: str, key: str, games: int = GAMES, seed: int = SEED) -> Measur
         games=games,
         seed=seed,
         turns_median=statistics.median_low(turns),
-        turns_low=percentile(turns, LOW_PERCENT),
-        turns_high=percentile(turns, HIGH_PERCENT),
+        turns_low=turns[0],
+        turns_high=turns[-1],
         first_wins=round(results.count(FIRST) / games, 4) if two else None,
         draws=round(results.count(DRAW) / games, 4) if two else None,
     )
