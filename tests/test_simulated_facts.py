@@ -118,8 +118,8 @@ def test_a_measure_is_seeded_and_summarises_its_games():
     assert a == simulation.measure("harvest", key, games=40, seed=1)
     turns = sorted(simulation.play("harvest", key, random.Random(simulation.game_seed("harvest", key, 1, g))).turns
                    for g in range(40))
-    # nearest rank: the 2nd and the 38th of 40 games; the lower median is the 20th
-    assert (a.turns_low, a.turns_median, a.turns_high) == (turns[1], turns[19], turns[37])
+    # the shortest, the lower median (the 20th of 40) and the longest
+    assert (a.turns_low, a.turns_median, a.turns_high) == (turns[0], turns[19], turns[39])
     assert 0 <= a.first_wins <= 1 and 0 <= a.draws <= 1 - a.first_wins
     assert simulation.measure("peas", "easy", games=3, seed=0).first_wins is None  # solitaire
 
@@ -156,15 +156,17 @@ def _rank_interval(n: int, q: float, z: float = 3.3) -> tuple[int, int]:
 @pytest.mark.parametrize("kind, key", [("harvest", "10x10 2p 2/2 coins"), ("minefield", "11x11"),
                                        ("patchwork", "classic"), ("peas", "default")])
 def test_a_fresh_sample_agrees_with_the_stored_figures(kind, key):
-    """Another seed, 200 games: each stored quantile lies in the fresh sample's 99.9 % interval for
-    it, and the stored first-player share within 3.5 standard errors of the fresh one."""
+    """Another seed, 200 games: the stored median lies in the fresh sample's 99.9 % interval for the
+    median, the stored shortest and longest games (of 1000) beyond the fresh sample's 5th and 95th
+    percentiles, and the stored first-player share within 3.5 standard errors of the fresh one."""
     n = 200
     played = [simulation.play(kind, key, random.Random(simulation.game_seed(kind, key, 777, g))) for g in range(n)]
     turns = sorted(p.turns for p in played)
     measure = stored_measure(kind, **stored()[kind][key]["params"])
-    for q, value in ((0.05, measure.turns_low), (0.5, measure.turns_median), (0.95, measure.turns_high)):
-        lo, hi = _rank_interval(n, q)
-        assert turns[lo] <= value <= turns[hi], (q, value, turns[lo], turns[hi])
+    lo, hi = _rank_interval(n, 0.5)
+    assert turns[lo] <= measure.turns_median <= turns[hi], (measure.turns_median, turns[lo], turns[hi])
+    assert measure.turns_low <= turns[_rank_interval(n, 0.05)[1]] and measure.turns_high >= turns[_rank_interval(n, 0.95)[0]]
+    assert measure.turns_low <= measure.turns_median <= measure.turns_high
     if measure.first_wins is not None:
         fresh = sum(p.result == simulation.FIRST for p in played) / n
         p = measure.first_wins
@@ -183,10 +185,11 @@ def test_facts_leave_unknowns_out_and_add_the_measured_figures():
     assert [label for label, _ in GAME_FACTS["minefield"].entries()] == ["Players", "You also need", "Design"]
     measure = simulation.Measure(1000, 1, 24, 18, 31, 0.5161, 0.0)
     facts = sheet_facts(GAME_FACTS["patchwork"], "patchwork", measure)
-    assert facts.entries()[1:3] == (("Game length (simulated, 1000 games)", "18–31 turns in 9 games of 10, median 24"),
-                                    ("First player wins", "52 % of games (simulated)"))
+    assert facts.entries()[1] == ("In 1000 simulated games", "18–31 turns, median 24; first player wins 52 %")
     tied = sheet_facts(GAME_FACTS["harvest"], "harvest", dataclasses.replace(measure, draws=0.155))
-    assert tied.entries()[2] == ("First player wins", "52 % of games, 16 % tied (simulated)")
+    assert tied.entries()[1] == ("In 1000 simulated games", "18–31 harvesters drawn, median 24; first player wins 52 %, 16 % tied")
+    alone = sheet_facts(GAME_FACTS["peas"], "peas", dataclasses.replace(measure, first_wins=None, draws=None))
+    assert alone.entries()[1] == ("In 1000 simulated games", "18–31 rolls of the dice, median 24")
 
 
 def test_unmeasured_parameters_print_no_figure():
@@ -195,7 +198,7 @@ def test_unmeasured_parameters_print_no_figure():
     assert stored_measure("harvest", grid=(11, 9), players=2) is None
     assert stored_measure("peas", layout="ooo/o.o/ooo") is None
     labels = [label for label, _ in facts_for("harvest", grid=(11, 9), players=2).entries()]
-    assert not any("simulated" in label or label == "First player wins" for label in labels)
+    assert not any("simulated" in label for label in labels)
 
 
 @pytest.mark.parametrize("cell, pieces", [(11.0, "9 mm"), (15.0, "13 mm"), (18.5, "16 mm"), (21.9, "19 mm")])
@@ -222,17 +225,13 @@ def test_every_box_prints_the_stored_figures_in_its_language(tmp_path, kind, par
     text = _flat(path)
     lang = params.get("lang", "en")
     figures = stored()[kind][key]
-    low, high, median = figures["turns"]["p5"], figures["turns"]["p95"], figures["turns"]["median"]
-    if lang == "en":
-        assert f"Game length (simulated, 1000 games): {low}–{high}" in text and f"median {median}" in text
-    else:
-        book = catalogue(lang)
-        line = book.translate(f"Game length (simulated, 1000 games): {low}–{high} {TURN_WORDS[kind]} "
-                              f"in 9 games of 10, median {median}")
-        assert " ".join(line.split()) in text
-        assert f"{low}–{high}" in text
+    low, high, median = figures["turns"]["shortest"], figures["turns"]["longest"], figures["turns"]["median"]
+    english = f"In 1000 simulated games: {low}–{high} {TURN_WORDS[kind]}, median {median}"
     if "first_wins" in figures:
-        assert f"{math.floor(figures['first_wins'] * 100 + 0.5)}" in text
+        english += f"; first player wins {math.floor(figures['first_wins'] * 100 + 0.5)} %"
+        tied = math.floor(figures["draws"] * 100 + 0.5)
+        english += f", {tied} % tied" if tied else ""
+    assert " ".join(catalogue(lang).translate(english).split()) in text, english
     for unknown in ("not stated", "not named", "not public"):
         assert catalogue(lang).phrase(unknown) not in text
 
@@ -247,11 +246,11 @@ def test_check_fails_on_a_figure_that_is_not_the_stored_one(tmp_path, monkeypatc
     wrong = sheet_facts(GAME_FACTS["harvest"], "harvest", dataclasses.replace(real, turns_median=real.turns_median + 3))
     _box_with(monkeypatch, harvest_layout, wrong)
     results = check_file(_write(tmp_path, render_pdf(harvest_layout.layout(sheet)), "wrong.pdf"))
-    assert "publisher's box" in failed(results) and "game length" in detail(results, "publisher's box")
+    assert "publisher's box" in failed(results) and "simulated figures" in detail(results, "publisher's box")
     luckier = sheet_facts(GAME_FACTS["harvest"], "harvest", dataclasses.replace(real, first_wins=0.9))
     _box_with(monkeypatch, harvest_layout, luckier)
     results = check_file(_write(tmp_path, render_pdf(harvest_layout.layout(sheet)), "luckier.pdf"))
-    assert "first player's wins" in detail(results, "publisher's box")
+    assert "publisher's box" in failed(results) and f", {real.turns_median}, 90, " in detail(results, "publisher's box")
 
 
 def test_check_fails_on_a_figure_for_parameters_never_measured(tmp_path, monkeypatch):

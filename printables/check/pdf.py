@@ -337,9 +337,13 @@ def lattice(group: list[Box]) -> tuple[float, frozenset[tuple[int, int]]]:
 PUBLISHER_HEADING = "About the game"
 # Words of an unknown fact: the box leaves such a fact out instead.
 UNKNOWN_PHRASES = ("not stated", "not named", "not public")
-LENGTH_PATTERN = "Game length (simulated, {games} games): {low}–{high} {unit} in 9 games of 10, median {median}"
-FIRST_PATTERNS = ("First player wins: {p} % of games (simulated)",
-                  "First player wins: {p} % of games, {d} % tied (simulated)")
+# The simulated figures' entry as a box prints it (printables.rules.facts.simulated_entry), most
+# specific first: with ties, with the first player's wins, length alone.
+SIMULATED_PATTERNS = (
+    "In {games} simulated games: {low}–{high} {unit}, median {median}; first player wins {p} %, {d} % tied",
+    "In {games} simulated games: {low}–{high} {unit}, median {median}; first player wins {p} %",
+    "In {games} simulated games: {low}–{high} {unit}, median {median}",
+)
 
 
 def box_parameters(kind: str, params: dict) -> dict:
@@ -356,20 +360,30 @@ def box_parameters(kind: str, params: dict) -> dict:
     raise ValueError(f"kind {kind!r}: no publisher's box")
 
 
-def _printed_figures(lang: str, text: str) -> tuple[list[tuple[int, int, int, int]], list[tuple[int, int]]]:
-    """The simulated figures printed in ``text``: (games, low, high, median) of each length line and
-    (first wins %, tied %) of each first-player line."""
+def _printed_figures(lang: str, text: str) -> set[tuple[int, ...]]:
+    """The simulated figures printed in ``text``, each as (games, shortest, longest, median, first
+    player's wins %, tied %), the last two -1 where not printed."""
     from printables.check.language import said_regex
 
     number = r"(\d[\d,.]*)"
     flat = " ".join(text.split())
-    length = said_regex(lang, LENGTH_PATTERN, games=number, low=number, high=number, unit=r".+?", median=number)
-    lengths = [tuple(int(v.replace(",", "").replace(".", "")) for v in m) for m in re.findall(length, flat)]
-    firsts = []
-    for pattern in FIRST_PATTERNS:
-        found = re.findall(said_regex(lang, pattern, p=number, d=number), flat)
-        firsts += [(int(m), 0) if isinstance(m, str) else (int(m[0]), int(m[1])) for m in found]
-    return lengths, firsts
+    found = set()
+    for pattern in SIMULATED_PATTERNS:
+        regex = said_regex(lang, pattern, games=number, low=number, high=number, unit=r".+?", median=number,
+                           p=number, d=number)
+        # the field order of the pattern in this language, so the numbers are read by name
+        names = [n for n in re.findall(r"\{([a-z_]+)\}", _said(lang, pattern)) if n != "unit"]
+        for match in list(re.finditer(regex, flat)):
+            values = dict(zip(names, (int(v.replace(",", "").replace(".", "")) for v in match.groups())))
+            found.add(tuple(values.get(k, -1) for k in ("games", "low", "high", "median", "p", "d")))
+        flat = re.sub(regex, " ", flat)  # a longer wording read once, not again as a shorter one
+    return found
+
+
+def _said(lang: str, english: str) -> str:
+    from printables.check.language import said
+
+    return said(lang, english)
 
 
 def check_publisher_box(drawing: PdfDrawing, kind: str, pages: list[int] | None = None) -> CheckResult:
@@ -393,9 +407,12 @@ def check_publisher_box(drawing: PdfDrawing, kind: str, pages: list[int] | None 
     facts = facts_for(kind, cell_mm=cell, **measured_for)
     texts = [said(lang, t) for t in [PUBLISHER_HEADING] + [f"{label}: {value}" for label, value in facts.entries()]]
     measure = stored_measure(kind, **measured_for) if measured_for else None
-    want_length = [] if measure is None else [(measure.games, measure.turns_low, measure.turns_high, measure.turns_median)]
-    want_first = [] if measure is None or measure.first_wins is None else [
-        (percent(measure.first_wins), percent(measure.draws or 0.0))]
+    want: set[tuple[int, ...]] = set()
+    if measure is not None:
+        two = measure.first_wins is not None
+        tied = percent(measure.draws or 0.0) if two else -1
+        want = {(measure.games, measure.turns_low, measure.turns_high, measure.turns_median,
+                 percent(measure.first_wins) if two else -1, tied if tied else -1)}
     unknown = [said(lang, phrase) for phrase in UNKNOWN_PHRASES]
     problems = []
     for index in range(len(drawing.pages)) if pages is None else pages:
@@ -405,11 +422,10 @@ def check_publisher_box(drawing: PdfDrawing, kind: str, pages: list[int] | None 
             problems.append(f"page {index + 1}: no {', '.join(repr(m) for m in missing[:3])}")
         flat = " ".join(page.text.split())
         problems += [f"page {index + 1}: an unknown fact ({phrase!r})" for phrase in unknown if phrase in flat]
-        lengths, firsts = _printed_figures(lang, page.text)
-        if lengths != want_length:
-            problems.append(f"page {index + 1}: game length {lengths or 'not printed'}, stored {want_length or 'none'}")
-        if firsts != want_first:
-            problems.append(f"page {index + 1}: first player's wins {firsts or 'not printed'}, stored {want_first or 'none'}")
+        printed = _printed_figures(lang, page.text)
+        if printed != want:
+            problems.append(f"page {index + 1}: simulated figures (games, shortest, longest, median, first player's "
+                            f"wins %, tied %) {sorted(printed) or 'not printed'}, stored {sorted(want) or 'none'}")
     where = "every page" if pages is None else f"page(s) {', '.join(str(p + 1) for p in pages)}"
     figures = "the simulated figures as stored" if measure is not None else "no simulated figure (parameters not measured)"
     return CheckResult("publisher's box", not problems,

@@ -340,7 +340,7 @@ def measured_sets() -> tuple[tuple[str, str, dict], ...]:
     Shy's preset layouts. A sheet with other parameters prints no simulated figure.
     """
     harvest_sets = {(harvest.recommended_grid(n), n) for n in harvest.RECOMMENDED_SIDE}
-    harvest_sets |= {((10, 10), 2), ((8, 8), 2), ((14, 14), 4)}
+    harvest_sets |= {((10, 10), 2), ((8, 8), 2), ((11, 5), 2), ((14, 14), 4)}  # the presets; a test keeps it so
     found: list[tuple[str, str, dict]] = []
     for grid, players in sorted(harvest_sets, key=lambda s: (s[1], s[0])):
         params = {"grid": list(grid), "players": players, "opening_coins": harvest.OPENING_COINS,
