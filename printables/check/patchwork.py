@@ -535,7 +535,7 @@ def check_track_arrows(track: list[FoundSpace], heads: list[Arrowhead]) -> Check
         head = max(between, key=lambda h: h.length)
         if head.ux * ux + head.uy * uy < ARROW_AIM:
             problems.append(f"the arrowhead between {a.position} and {b.position} does not point from {a.position} to {b.position}")
-        elif head.length < ARROW_MIN_MM:
+        elif head.length < ARROW_MIN_MM - SIZE_TOLERANCE_MM:
             problems.append(f"the arrowhead from {a.position} to {b.position} is {head.length:.1f} mm long, "
                             f"at least {ARROW_MIN_MM:g} mm wanted")
         shortest = min(shortest, head.length)

@@ -109,8 +109,10 @@ PACKING_TRIES = 120  # greedy packings tried; the best wins (a few ms each)
 
 MAX_SPACE_MM = 16.0  # track spaces larger than this only use paper
 MIN_SPACE_MM = 8.0
-SPACE_GAP_MM = 6.0  # rim to rim between neighbouring spaces along the track: room for an arrowhead
-LAP_GAP_MM = 10.0  # rim to rim between the spiral's laps (and round the centre): clearly wider than a step
+# Rim to rim along the track (room for an arrowhead) and between the spiral's laps (and round the
+# centre), as shares of a space, within limits: a lap gap is always well over a step's.
+SPACE_GAP = (0.375, 4.0, 6.0)  # share of a space, least and most mm
+LAP_GAP = (0.625, 7.0, 10.0)
 CORNER_RADIUS = 0.5  # the spiral's corners are rounded by this many pitches (less on its short inner runs)
 ARC_STEPS = 12  # chords per rounded corner
 CENTRE_SCALE = 1.7  # the centre space (53) is this many spaces wide
@@ -671,7 +673,7 @@ def spiral_spaces(space_mm: float) -> list[Space]:
     The spiral is straight runs joined by rounded corners; walking inwards from 0 it turns
     clockwise on the page. Neighbouring spaces are exactly one pitch apart, centre to centre (the
     step into the bigger centre space leaves the same gap between rims), and the laps stand
-    LAP_GAP_MM apart, rim to rim, clearly wider than the gap along the track.
+    lap_gap_mm apart, rim to rim, clearly wider than the gap along the track.
     """
     return list(_spiral(space_mm)[0])
 
@@ -681,9 +683,24 @@ def spiral_path(space_mm: float) -> list[tuple[float, float]]:
     return list(_spiral(space_mm)[1])
 
 
+def _gap_mm(space_mm: float, rule: tuple[float, float, float]) -> float:
+    share, least, most = rule
+    return min(most, max(least, share * space_mm))
+
+
+def space_gap_mm(space_mm: float) -> float:
+    """Rim to rim between neighbouring spaces along the track."""
+    return _gap_mm(space_mm, SPACE_GAP)
+
+
+def lap_gap_mm(space_mm: float) -> float:
+    """Rim to rim between the spiral's laps, and between the centre space and the first lap."""
+    return _gap_mm(space_mm, LAP_GAP)
+
+
 def track_pitch_mm(space_mm: float) -> float:
     """Centre-to-centre distance between neighbouring spaces along the track."""
-    return space_mm + SPACE_GAP_MM
+    return space_mm + space_gap_mm(space_mm)
 
 
 def _spiral_corners(space_mm: float, length: float) -> list[tuple[float, float]]:
@@ -694,8 +711,8 @@ def _spiral_corners(space_mm: float, length: float) -> list[tuple[float, float]]
     2h + lap, 2h + lap, 2h + 2 lap, ... where h keeps the first lap clear of the centre space.
     """
     r = space_mm / 2
-    lap = space_mm + LAP_GAP_MM
-    h = max(lap, CENTRE_SCALE * r + r + LAP_GAP_MM)
+    lap = space_mm + lap_gap_mm(space_mm)
+    h = max(lap, CENTRE_SCALE * r + r + lap_gap_mm(space_mm))
     x, y = 0.0, 0.0
     corners = [(x, y)]
     total = 0.0
@@ -752,9 +769,10 @@ def _spiral(space_mm: float) -> tuple[tuple[Space, ...], tuple[tuple[float, floa
     r = space_mm / 2
     r_centre = CENTRE_SCALE * r
     pitch = track_pitch_mm(space_mm)
-    corners = _spiral_corners(space_mm, r_centre + r + SPACE_GAP_MM + 1.5 * rules.FINAL_POSITION * pitch)
+    step_gap = space_gap_mm(space_mm)
+    corners = _spiral_corners(space_mm, r_centre + r + step_gap + 1.5 * rules.FINAL_POSITION * pitch)
     points = _round_corners(corners, CORNER_RADIUS * pitch)
-    index, at = _next_at(points, 0, points[0], (0.0, 0.0), r_centre + SPACE_GAP_MM + r)
+    index, at = _next_at(points, 0, points[0], (0.0, 0.0), r_centre + step_gap + r)
     centres = [at]
     for _ in range(rules.FINAL_POSITION - 1):
         index, at = _next_at(points, index, at, at, pitch)
