@@ -125,6 +125,7 @@ ARROW_WIDTH = 1.0  # an arrowhead's width as a share of its length
 # The spiral's runs from the centre outwards, on the page (y down): right, up, left, down.
 SPIRAL_DIRECTIONS = ((1.0, 0.0), (0.0, -1.0), (-1.0, 0.0), (0.0, 1.0))
 TRACK_LABEL_ROOM_MM = 8.0  # "start" above the track
+LABEL_CLEARANCE_MM = 2.0  # between a track label and the band or the centre space
 
 # The bank never runs out (rules decision 9); this many tokens of each value covers a game.
 BUTTON_TOKENS = ((1, 20), (5, 12), (10, 8), (20, 4))
@@ -889,10 +890,11 @@ def _arrows(spaces: list[Space]) -> list[Item]:
 def _track_labels(spaces: list[Space]) -> list[Item]:
     """"start" above space 0, and "centre: the end" beside the centre space, away from space 52."""
     start, last, centre = spaces[rules.START_POSITION], spaces[rules.FINAL_POSITION - 1], spaces[rules.FINAL_POSITION]
-    items: list[Item] = [Text(start.cx, start.cy - start.r - RIBBON_MARGIN_MM - 1.2, "start", size_pt=8,
+    items: list[Item] = [Text(start.cx, start.cy - start.r - RIBBON_MARGIN_MM - LABEL_CLEARANCE_MM, "start", size_pt=8,
                               font="Helvetica-Bold", anchor="middle")]
     below = last.cy <= centre.cy + 0.7 * math.hypot(last.cx - centre.cx, last.cy - centre.cy)
-    y = centre.cy + centre.r + 3.8 if below else centre.cy - centre.r - 1.2
+    cap = 0.72 * 8 * 25.4 / 72  # the label's cap height in mm
+    y = centre.cy + centre.r + LABEL_CLEARANCE_MM + cap if below else centre.cy - centre.r - LABEL_CLEARANCE_MM
     items.append(Text(centre.cx, y, "centre: the end", size_pt=8, font="Helvetica-Bold", anchor="middle"))
     return items
 
