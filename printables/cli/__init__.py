@@ -155,7 +155,7 @@ PRESETS_OPTION = click.option(
 @PRESETS_OPTION
 def list_presets(preset_folders: tuple[Path, ...]) -> None:
     """Show every preset with a one-line description."""
-    from printables.build import NO_PRESETS, all_presets
+    from printables.build import NO_PRESETS, all_presets, preset_source
 
     presets = all_presets(preset_folders)
     if not presets:
@@ -163,6 +163,8 @@ def list_presets(preset_folders: tuple[Path, ...]) -> None:
     width = max((len(p.name) for p in presets), default=0)
     for preset in presets:
         click.echo(f"{preset.name:<{width}}  {preset.kind:<14} {preset.description}")
+    folders, source = preset_source(preset_folders)
+    click.echo(f"({len(presets)} presets from {source}: {', '.join(map(str, folders))})")
 
 
 @main.command(epilog=examples(
