@@ -193,10 +193,13 @@ def instance_file(face: str) -> Path | None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         return write_atomic(target, buffer.getvalue())
-    except OSError:  # no writable cache: a temporary copy for this run
+    except OSError:  # no usable cache (HOME missing, read-only or a file): a copy for this process only
+        import atexit
+        import shutil
         import tempfile
 
         folder = Path(tempfile.mkdtemp(prefix="printables-font-"))
+        atexit.register(shutil.rmtree, folder, True)
         return write_atomic(folder / target.name, buffer.getvalue())
 
 
