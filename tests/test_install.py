@@ -103,6 +103,9 @@ def test_the_installed_wheel_lists_builds_and_checks_from_an_empty_folder(instal
     assert "3 of 3 preset(s) built and checked" in built
     checked = _run([str(installed["printables"]), "check", "out"], cwd=empty, env=env).stdout
     assert checked.count("ok   PDF structure (qpdf)") == 3 and "FAIL" not in checked
+    # a model preset by name, from the presets that came with the package
+    shown = _run([str(installed["printables"]), "giuthi", "--show", "--preset", "giuthi-2x8"], cwd=empty, env=env).stdout
+    assert shown.startswith("How to read this game (Giuthi, 2x8,")
 
 
 # -- fonts with the OS font folders out of reach ----------------------------------------------------
@@ -137,6 +140,7 @@ def no_os_fonts(monkeypatch):
     fonts._metrics.cache_clear()
 
 
+@pytest.mark.slow  # the first run makes the bold faces (tens of seconds), later runs find them in the cache
 def test_every_face_comes_from_the_python_packages_without_os_folders(no_os_fonts):
     for face in fonts.FACES:
         path = fonts.font_file(face)
