@@ -79,8 +79,7 @@ def preset_dirs(explicit: Sequence[Path] = ()) -> list[Path]:
     return preset_source(explicit)[0]
 
 
-NO_PRESETS = ("no presets here: the installed printables holds none (reinstall it from a wheel or the source tree), "
-              "or name a folder of preset TOML files with --presets DIR")
+NO_PRESETS = "no presets found: name a folder of preset TOML files (or one holding templates/ and models/) with --presets DIR"
 
 
 def all_presets(explicit: Sequence[Path] = ()) -> list[Preset]:

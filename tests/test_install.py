@@ -193,3 +193,29 @@ def test_every_sheet_is_made_with_usr_share_fonts_hidden(tmp_path):
     hide = ["unshare", "-m", "sh", "-c", 'mount -t tmpfs tmpfs /usr/share/fonts && exec "$@"', "hide"]
     out = _sheets_in_a_fresh_process(tmp_path, hide, "assert os.listdir('/usr/share/fonts') == []")
     assert "fontpkg_noto_sans" in out and "koreanize_matplotlib" in out
+
+
+# -- where presets come from -------------------------------------------------------------------------
+
+
+def test_outside_a_source_tree_the_packaged_presets_are_listed_and_said_to_be(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import printables.build
+    from printables.cli import main
+
+    bundled = tmp_path / "site-packages" / "printables" / "presets"
+    shutil.copytree(ROOT / "templates", bundled / "templates", ignore=shutil.ignore_patterns("*-ko.toml", "*-tr.toml"))
+    monkeypatch.setattr(printables.build, "PACKAGE_ROOT", tmp_path / "site-packages")  # not a source tree
+    monkeypatch.setattr(printables.build, "BUNDLED_PRESETS", bundled)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    *rows, said = CliRunner().invoke(main, ["list"]).output.splitlines()
+    expected = {p.stem for p in (bundled / "templates").glob("*.toml")}
+    assert {row.split()[0] for row in rows} == expected and not any(n.endswith(("-ko", "-tr")) for n in expected)
+    assert said == f"({len(expected)} presets from the presets that came with printables: {bundled / 'templates'})"
+    # inside a source tree, that tree's presets win over the packaged ones
+    monkeypatch.chdir(ROOT / "docs")
+    *rows, said = CliRunner().invoke(main, ["list"]).output.splitlines()
+    assert {row.split()[0] for row in rows} == _preset_names() and "this printables source tree" in said
