@@ -88,7 +88,8 @@ INSTANCES = {
 PIP_PACKAGES = {"regular": "fontpkg-noto-sans", "italic": "fontpkg-noto-sans", "bold": "fontpkg-noto-sans",
                 "bold-italic": "fontpkg-noto-sans", "korean": "koreanize-matplotlib", "korean-bold": "koreanize-matplotlib"}
 # Face -> the OS's own faces that may stand in (TrueType outlines reportlab can embed: not the CFF
-# of Noto Sans CJK or Apple SD Gothic Neo), by file name: Malgun Gothic (Windows), AppleGothic (macOS).
+# of Noto Sans CJK; Apple SD Gothic Neo is a .ttc collection), by file name: Malgun Gothic (Windows),
+# AppleGothic (macOS).
 OS_STAND_INS = {"korean": ("malgun.ttf", "AppleGothic.ttf"), "korean-bold": ("malgunbd.ttf", "AppleGothic.ttf")}
 
 # Font names a layout may ask for -> face. The base-14 names are only names here: nothing is ever
