@@ -295,8 +295,12 @@ def read_diagrams(drawing: PdfDrawing, lang: str = "en", plumber_pages=None) -> 
                                             sowings_in(original, phrases), []))
 
         def owner(top: float) -> DrawnDiagram | None:
+            """The diagram whose caption stands above: on this page, or (a diagram running on to
+            this page) the last one of the pages before."""
             above = [d for d in on_page if d.top < top]
-            return above[-1] if above else None
+            if above:
+                return above[-1]
+            return diagrams[-1] if diagrams else None
 
         plumber = plumber_pages[index] if plumber_pages is not None and index < len(plumber_pages) else None
         for board in sorted(read_boards(page, plumber), key=lambda b: (round(b.top), b.x0)):

@@ -54,9 +54,8 @@ LABEL_PT = 8.0
 COUNT_PT = 10.0
 TEXT_PT = 9.0
 HEADING_PT = 12.0
-QUICK_TITLE_PT = 14.0
-QUICK_HEAD_PT = 11.0
-QUICK_PT = 10.0
+QUICK_PT = 10.0  # the quick reference's text at least; headings 1 pt and the title 4 pt larger
+QUICK_MAX_PT = 16.0
 CARD_PAD_MM = 6.0
 CARD_GAP_MM = 3.0
 CARD_INSET_MM = 2.0  # the cut line stands this far inside the margin: room for crop marks
@@ -560,27 +559,31 @@ def _example_rounds(example: Example, n: int) -> int:
     return max([trail_rounds(b.trail, n) for b in example.boards if b.trail] or [1])
 
 
-def _diagram(number: int, example: Example, x: float, y: float, width_mm: float) -> tuple[list[Item], float]:
-    """Caption, the boards in rows (each with its lap's words above and what it led to below), the
-    notes; and the height all that takes."""
-    top = y
+def diagram_blocks(number: int, example: Example, width_mm: float) -> list[tuple[list[Item], float]]:
+    """The diagram as blocks that may stand on different pages, each (items from y = 0, height): the
+    caption with the first row of boards, every further row (each board with its lap's words above
+    and what it led to below), the notes with the last row."""
     n = len(example.boards[0].pits) // 2
     rounds = _example_rounds(example, n)
     bw, bh = board_size_mm(n, rounds)
     per_row = max(1, int((width_mm + BOARD_GAP_MM) // (bw + BOARD_GAP_MM)))
-    items: list[Item] = []
-    y += line_height_mm(TEXT_PT) * 0.8
-    direction = example.move.sowings[0].direction if example.move is not None and len(example.move.sowings) == 1 else None
-    items += label_with_symbol(x, y, f"Diagram {number} ({example.key}): {example.caption}", TEXT_PT, direction,
-                               "Helvetica-Bold")
-    y += 1.0 + line_height_mm(TEXT_PT) * 0.2
     label_h = line_height_mm(LABEL_PT)
-    for start in range(0, len(example.boards), per_row):
+    blocks: list[tuple[list[Item], float]] = []
+    starts = list(range(0, len(example.boards), per_row))
+    for start in starts:
+        items: list[Item] = []
+        y = 0.0
+        if start == 0:
+            y += line_height_mm(TEXT_PT) * 0.8
+            one = example.move is not None and len(example.move.sowings) == 1
+            items += label_with_symbol(0.0, y, f"Diagram {number} ({example.key}): {example.caption}", TEXT_PT,
+                                       example.move.sowings[0].direction if one else None, "Helvetica-Bold")
+            y += 1.0 + line_height_mm(TEXT_PT) * 0.2
         row = example.boards[start:start + per_row]
         y += label_h
         below = [wrap(v.outcome, bw, LABEL_PT) if v.outcome else [] for v in row]
         for i, view in enumerate(row):
-            bx = x + i * (bw + BOARD_GAP_MM)
+            bx = i * (bw + BOARD_GAP_MM)
             items += label_with_symbol(bx, y - 0.9, view.label, LABEL_PT, view.direction, "Helvetica-Bold", colour=0.2)
             items += draw_board(view, bx, y, rounds)
             ly = y + bh
@@ -588,22 +591,28 @@ def _diagram(number: int, example: Example, x: float, y: float, width_mm: float)
                 ly += label_h
                 items.append(Text(bx, ly - 0.4, line, LABEL_PT, colour=0.15))
         y += bh + max(len(b) for b in below) * label_h + ROW_GAP_MM
-    for note in example.notes:  # one line each: the check reads a note whole
-        y += line_height_mm(TEXT_PT)
-        items.append(Text(x, y - 0.8, note, TEXT_PT))
-    if example.notes:
-        y += 1.0
-    return items, y - top
+        if start == starts[-1]:
+            for note in example.notes:  # one line each: the check reads a note whole
+                y += line_height_mm(TEXT_PT)
+                items.append(Text(0.0, y - 0.8, note, TEXT_PT))
+            if example.notes:
+                y += 1.0
+        blocks.append((items, y))
+    return blocks
 
 
 def diagram_height_mm(example: Example, width_mm: float, pits_per_row: int | None = None) -> float:
-    """Height of a diagram: caption, rows of boards with their words, notes."""
-    return _diagram(0, example, 0.0, 0.0, width_mm)[1]
+    """Height of a diagram standing whole: caption, rows of boards with their words, notes."""
+    return sum(h for _, h in diagram_blocks(0, example, width_mm))
 
 
 def draw_diagram(number: int, example: Example, x: float, y: float, width_mm: float) -> list[Item]:
     """Caption "Diagram N (key): ...", the boards left to right (wrapping) and the notes below."""
-    return _diagram(number, example, x, y, width_mm)[0]
+    items: list[Item] = []
+    for block, height in diagram_blocks(number, example, width_mm):
+        items += translate(block, x, y)
+        y += height
+    return items
 
 
 LEGEND = (
@@ -669,26 +678,36 @@ QUICK_TITLE = "Giuthi quick reference"
 QUICK_CUT = "Cut along the dashed line"
 
 
-def _card_blocks(pits_per_row: int, seeds_per_pit: int, inner_w: float):
+def _card_blocks(pits_per_row: int, seeds_per_pit: int, inner_w: float, size_pt: float):
     """(heading, lines) of each part of the card, wrapped to the card's inner width."""
-    return [(heading, [line for text in texts for line in wrap(text, inner_w, QUICK_PT)])
+    return [(heading, [line for text in texts for line in wrap(text, inner_w, size_pt)])
             for heading, texts in rules.quick_reference(pits_per_row, seeds_per_pit)]
 
 
-def card_content_height(pits_per_row: int, seeds_per_pit: int, width_mm: float) -> float:
+def card_content_height(pits_per_row: int, seeds_per_pit: int, width_mm: float, size_pt: float = QUICK_PT) -> float:
     """The height the quick reference needs at ``width_mm`` (cut line to cut line)."""
-    return _card(pits_per_row, seeds_per_pit, 0.0, 0.0, width_mm, 0.0)[1]
+    return _card(pits_per_row, seeds_per_pit, 0.0, 0.0, width_mm, 0.0, size_pt)[1]
+
+
+def card_text_size(pits_per_row: int, seeds_per_pit: int, width_mm: float, room_mm: float) -> float:
+    """The largest text size (``QUICK_PT`` up to ``QUICK_MAX_PT``, by half points) at which the quick
+    reference fits ``room_mm``: a card on a page of its own reads from across the table."""
+    size = QUICK_PT
+    while size + 0.5 <= QUICK_MAX_PT and card_content_height(pits_per_row, seeds_per_pit, width_mm, size + 0.5) <= room_mm:
+        size += 0.5
+    return size
 
 
 def _card(pits_per_row: int, seeds_per_pit: int, x: float, y: float, width_mm: float,
-          height_mm: float) -> tuple[list[Item], float]:
+          height_mm: float, size_pt: float = QUICK_PT) -> tuple[list[Item], float]:
     """The quick reference in a dashed frame with crop marks, at least ``height_mm`` tall (the
-    room left is shared between its parts); and its height."""
+    room left is shared between its parts), its text at ``size_pt``; and its height."""
     inner_x, inner_w = x + CARD_PAD_MM, width_mm - 2 * CARD_PAD_MM
-    blocks = _card_blocks(pits_per_row, seeds_per_pit, inner_w)
-    lh = line_height_mm(QUICK_PT)
-    head_h = line_height_mm(QUICK_TITLE_PT) + 2.0 + 8.0
-    body = sum(line_height_mm(QUICK_HEAD_PT) + len(lines) * lh for _, lines in blocks)
+    blocks = _card_blocks(pits_per_row, seeds_per_pit, inner_w, size_pt)
+    head_pt, title_pt = size_pt + 1.0, size_pt + 4.0
+    lh = line_height_mm(size_pt)
+    head_h = line_height_mm(title_pt) + 2.0 + 8.0
+    body = sum(line_height_mm(head_pt) + len(lines) * lh for _, lines in blocks)
     natural = 2 * CARD_PAD_MM + head_h + body + (len(blocks) - 1) * CARD_GAP_MM
     height = max(natural, height_mm)
     gap = CARD_GAP_MM + (height - natural) / max(1, len(blocks) - 1)
@@ -697,8 +716,8 @@ def _card(pits_per_row: int, seeds_per_pit: int, x: float, y: float, width_mm: f
         for cy, sy in ((y, -1), (y + height, 1)):
             items.append(Line(cx + sx * 1.0, cy, cx + sx * CROP_MM, cy, stroke=0.0, line_mm=0.25))
             items.append(Line(cx, cy + sy * 1.0, cx, cy + sy * CROP_MM, stroke=0.0, line_mm=0.25))
-    cy = y + CARD_PAD_MM + line_height_mm(QUICK_TITLE_PT) * 0.8
-    items.append(Text(inner_x, cy, QUICK_TITLE, QUICK_TITLE_PT, "Helvetica-Bold"))
+    cy = y + CARD_PAD_MM + line_height_mm(title_pt) * 0.8
+    items.append(Text(inner_x, cy, QUICK_TITLE, title_pt, "Helvetica-Bold"))
     items.append(Text(x + width_mm - CARD_PAD_MM, cy, f"2x{pits_per_row}, {seeds_per_pit} seeds per pit", LABEL_PT,
                       anchor="end", colour=GREY))
     cy += 2.0
@@ -708,17 +727,17 @@ def _card(pits_per_row: int, seeds_per_pit: int, x: float, y: float, width_mm: f
     for d in (rules.Direction.CCW, rules.Direction.CW):
         items += turn_symbol(cx + SYMBOL_R_MM, sy, d)
         words = DIRECTION_WORDS[d]
-        items.append(Text(cx + 2 * SYMBOL_R_MM + 1.8, sy + QUICK_PT * 0.35 * PT_TO_MM, words, QUICK_PT))
-        cx += 2 * SYMBOL_R_MM + 1.8 + text_width_mm(words, QUICK_PT) + 8.0
+        items.append(Text(cx + 2 * SYMBOL_R_MM + 1.8, sy + size_pt * 0.35 * PT_TO_MM, words, size_pt))
+        cx += 2 * SYMBOL_R_MM + 1.8 + text_width_mm(words, size_pt) + 8.0
     cy = y + CARD_PAD_MM + head_h
     for i, (heading, lines) in enumerate(blocks):
         if i:
             cy += gap
-        cy += line_height_mm(QUICK_HEAD_PT)
-        items.append(Text(inner_x, cy - 0.8, heading, QUICK_HEAD_PT, "Helvetica-Bold"))
+        cy += line_height_mm(head_pt)
+        items.append(Text(inner_x, cy - 0.8, heading, head_pt, "Helvetica-Bold"))
         for line in lines:
             cy += lh
-            items.append(Text(inner_x, cy - 0.8, line, QUICK_PT))
+            items.append(Text(inner_x, cy - 0.8, line, size_pt))
     return items, height
 
 
@@ -757,14 +776,19 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
     y += 4.0
     number = 0
 
-    def put_diagram(key: str) -> None:
+    def put_diagram(key: str, lead: list[str] | None = None) -> None:
+        """The diagram block by block; ``lead``, a paragraph that stays with its first block."""
         nonlocal y, number
         number += 1
-        items, height = _diagram(number, by_key[key], x, 0.0, width)
-        need(height + 1.5)
-        y += 1.5
-        pages[-1].extend(translate(items, 0.0, y))
-        y += height
+        for i, (items, height) in enumerate(diagram_blocks(number, by_key[key], width)):
+            if i == 0 and lead is not None:
+                need(len(lead) * line_height_mm(TEXT_PT) + 1.2 + 1.5 + height)
+                put_paragraph(lead)
+            need(height + (1.5 if i == 0 else 0.0))
+            if i == 0:
+                y += 1.5
+            pages[-1].extend(translate(items, x, y))
+            y += height
 
     def put_paragraph(lines: list[str]) -> None:
         nonlocal y
@@ -784,8 +808,7 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
         y += 2.0
         if len(keys) == len(paragraphs):  # each rule's words, then its example (rule 5b around its own)
             for para, key in zip(lines, keys):
-                put_paragraph(para)
-                put_diagram(key)
+                put_diagram(key, lead=para)
                 y += 1.5
         else:
             for para in lines:
@@ -805,7 +828,9 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
     if y + natural > bottom - CROP_MM:
         pages.append([])
         y = MARGIN_MM + CROP_MM
-    card, _ = _card(pits_per_row, seeds_per_pit, card_x, y, card_w, bottom - CROP_MM - y)
+    room = bottom - CROP_MM - y
+    size = card_text_size(pits_per_row, seeds_per_pit, card_w, room)
+    card, _ = _card(pits_per_row, seeds_per_pit, card_x, y, card_w, room, size)
     pages[-1] += card
     total = len(pages)
     out = []
