@@ -54,12 +54,14 @@ LABEL_PT = 8.0
 COUNT_PT = 10.0
 TEXT_PT = 9.0
 HEADING_PT = 12.0
-QUICK_PT = 10.0  # the quick reference's text at least; headings 1 pt and the title 4 pt larger
+QUICK_PT = 10.0  # the quick reference's text; headings 1 pt and the title 4 pt larger
+QUICK_MIN_PT = 9.0  # on the rest of a page: no smaller than the rules' own text
 QUICK_MAX_PT = 16.0
 CARD_PAD_MM = 6.0
 CARD_GAP_MM = 3.0
 CARD_INSET_MM = 2.0  # the cut line stands this far inside the margin: room for crop marks
 CARD_SPACE_MM = 6.0  # between the rules and the card's cut line
+SPREAD_MAX_MM = 14.0  # at most this much room is added between two blocks of a page ending early
 CROP_MM = 5.0  # crop marks run from 1 mm to this far beyond the card's corners
 
 WOOD = (0.93, 0.86, 0.74)
@@ -690,9 +692,9 @@ def card_content_height(pits_per_row: int, seeds_per_pit: int, width_mm: float, 
 
 
 def card_text_size(pits_per_row: int, seeds_per_pit: int, width_mm: float, room_mm: float) -> float:
-    """The largest text size (``QUICK_PT`` up to ``QUICK_MAX_PT``, by half points) at which the quick
+    """The largest text size (``QUICK_MIN_PT`` up to ``QUICK_MAX_PT``, by half points) at which the quick
     reference fits ``room_mm``: a card on a page of its own reads from across the table."""
-    size = QUICK_PT
+    size = QUICK_MIN_PT
     while size + 0.5 <= QUICK_MAX_PT and card_content_height(pits_per_row, seeds_per_pit, width_mm, size + 0.5) <= room_mm:
         size += 0.5
     return size
@@ -741,6 +743,18 @@ def _card(pits_per_row: int, seeds_per_pit: int, x: float, y: float, width_mm: f
     return items, height
 
 
+def _spread(items: list[Item], marks: list[int], room_mm: float) -> None:
+    """Share ``room_mm`` left at the foot of a page out between its blocks (at most
+    ``SPREAD_MAX_MM`` each), so that a page ends at its foot; ``items`` are moved in place."""
+    starts = sorted(set(m for m in marks if 0 < m < len(items)))
+    if not starts or room_mm <= 0:
+        return
+    share = min(SPREAD_MAX_MM, room_mm / len(starts))
+    bounds = starts + [len(items)]
+    for k, (a, b) in enumerate(zip(bounds, bounds[1:]), 1):
+        items[a:b] = translate(items[a:b], 0.0, share * k)
+
+
 def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit: int = rules.DEFAULT_SEEDS_PER_PIT,
                    paper: str = "a4", examples: tuple[Example, ...] | None = None) -> Document:
     """The rules sheet: title, the rule sections and their diagrams, flowing over as many pages as
@@ -760,13 +774,23 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
     footer_y = page_h - MARGIN_MM
     bottom = footer_y - line_height_mm(LABEL_PT) - 1.0
     pages: list[list[Item]] = [[]]
+    marks: list[list[int]] = [[]]  # where each block of a page starts (its first item)
     y = MARGIN_MM
 
     def need(height: float) -> None:
         nonlocal y
         if y + height > bottom:
+            _spread(pages[-1], marks[-1], bottom - y)
             pages.append([])
+            marks.append([])
             y = MARGIN_MM
+
+    heading_at = [-1]  # the item of the last heading: its first paragraph stays right under it
+
+    def mark() -> None:
+        """A block starts here: a page ending early shares its room out between blocks."""
+        if pages[-1] and len(pages[-1]) != heading_at[0] + 1:
+            marks[-1].append(len(pages[-1]))
 
     y += line_height_mm(18) * 0.8
     pages[-1].append(Text(x, y, "Giuthi \u2014 rules to play by", 18, "Helvetica-Bold"))
@@ -783,8 +807,11 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
         for i, (items, height) in enumerate(diagram_blocks(number, by_key[key], width)):
             if i == 0 and lead is not None:
                 need(len(lead) * line_height_mm(TEXT_PT) + 1.2 + 1.5 + height)
+                mark()
                 put_paragraph(lead)
             need(height + (1.5 if i == 0 else 0.0))
+            if i > 0 or lead is None:
+                mark()
             if i == 0:
                 y += 1.5
             pages[-1].extend(translate(items, x, y))
@@ -802,11 +829,17 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
         lines = [wrap(p, width, TEXT_PT) for p in paragraphs]
         # A paragraph is never split across pages (a rule read in two halves is misread); the
         # heading stays with its first paragraph.
-        need(line_height_mm(HEADING_PT) + 2 + len(lines[0]) * line_height_mm(TEXT_PT))
+        interleaved = len(keys) == len(paragraphs)
+        first = 0.0
+        if interleaved:  # the heading, its rule and the first row of the rule's example stand together
+            first = 1.2 + 1.5 + diagram_blocks(number + 1, by_key[keys[0]], width)[0][1]
+        need(line_height_mm(HEADING_PT) + 2 + len(lines[0]) * line_height_mm(TEXT_PT) + first)
+        mark()
         y += line_height_mm(HEADING_PT)
+        heading_at[0] = len(pages[-1])
         pages[-1].append(Text(x, y, heading, HEADING_PT, "Helvetica-Bold"))
         y += 2.0
-        if len(keys) == len(paragraphs):  # each rule's words, then its example (rule 5b around its own)
+        if interleaved:  # each rule's words, then its example (rule 5b around its own)
             for para, key in zip(lines, keys):
                 put_diagram(key, lead=para)
                 y += 1.5
@@ -816,6 +849,7 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
             if "set-up" in keys:  # the key to the diagrams' marks, under "how to read the diagrams"
                 legend, height = draw_legend(x, 0.0, width)
                 need(height)
+                mark()
                 pages[-1].extend(translate(legend, 0.0, y))
                 y += height + 1.0
             for key in keys:
@@ -823,9 +857,10 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
         y += 1.5
     # The quick reference: on the rest of the last page if it fits there, else on a page of its own.
     card_x, card_w = x + CARD_INSET_MM, width - 2 * CARD_INSET_MM
-    natural = card_content_height(pits_per_row, seeds_per_pit, card_w)
+    natural = card_content_height(pits_per_row, seeds_per_pit, card_w, QUICK_MIN_PT)
     y += CARD_SPACE_MM
     if y + natural > bottom - CROP_MM:
+        _spread(pages[-1], marks[-1], bottom - y + CARD_SPACE_MM)
         pages.append([])
         y = MARGIN_MM + CROP_MM
     room = bottom - CROP_MM - y
