@@ -250,3 +250,19 @@ def test_a_missing_seed_dot_fails(tmp_path):
     path.write_bytes(render_pdf(translate_document(dataclasses.replace(document, pages=(page,) + document.pages[1:]), "en")))
     failures = _failures(path)
     assert list(failures) == ["diagram 2 (a turn)"] and "skips from pit 1 to pit 11" in failures["diagram 2 (a turn)"]
+
+
+def test_a_lap_that_comes_back_round_runs_one_lane_further_out_and_replays(tmp_path):
+    # 2x5, 9 seeds: the relay's first lap lifts 13 seeds, passing its own pit 0 on the way round
+    relay = find_examples(5, 9)[EXAMPLE_KEYS.index("relay")]
+    trail = relay.boards[0].trail
+    assert len(trail) - 1 == 13 and trail.count(0) == 2
+    from printables.layout.giuthi_rules import BoardGeometry, trail_points, trail_rounds
+
+    assert trail_rounds(trail, 5) == 2
+    geo = BoardGeometry(0.0, 0.0, 5, 2)
+    points = trail_points(geo, trail)
+    south_lanes = sorted({round(y, 2) for _, y in points if y > geo.south_y})
+    assert south_lanes[-1] > south_lanes[0] + 1.0  # the second time past South's row, further out
+    results = check_file(_sheet(tmp_path, pits=5, seeds=9))
+    assert all(r.ok for r in results), [str(r) for r in results if not r.ok]

@@ -449,7 +449,7 @@ def trail_points(geo: BoardGeometry, trail: tuple[int, ...]) -> tuple[tuple[floa
     points = [(cx, cy + geo.outward(first) * PIT_RADIUS_MM), geo.lane(first, 0)]
     for j in range(1, len(trail)):
         a, b = trail[j - 1], trail[j]
-        k = (j - 1) // size
+        k = j // size  # back at the lifted pit (or past it): one lane further out
         if geo.is_south(a) != geo.is_south(b):
             right = geo.column(b) * 2 > geo.n - 1
             x_end = geo.end_x(right, k)
@@ -471,7 +471,7 @@ def draw_trail(geo: BoardGeometry, trail: tuple[int, ...]) -> list[Item]:
     size = 2 * geo.n
     items: list[Item] = [Polygon(trail_points(geo, trail), stroke=ARROW, fill=None, line_mm=TRAIL_MM, closed=False)]
     for j in range(1, len(trail) - 1):
-        dx, dy = geo.lane(trail[j], (j - 1) // size)
+        dx, dy = geo.lane(trail[j], j // size)
         items.append(Circle(dx, dy, DOT_R_MM, stroke=None, fill=ARROW))
     last = trail[-1]
     lx, ly = geo.centre(last)
@@ -484,8 +484,8 @@ def draw_trail(geo: BoardGeometry, trail: tuple[int, ...]) -> list[Item]:
 
 
 def trail_rounds(trail: tuple[int, ...], pits_per_row: int) -> int:
-    """How many times a trail goes round the board (its lanes)."""
-    return max(1, -(-(len(trail) - 1) // (2 * pits_per_row)))
+    """How many lanes a trail needs: one more each time it comes back to the lifted pit."""
+    return (len(trail) - 1) // (2 * pits_per_row) + 1
 
 
 def draw_board(view: BoardView, x: float, y: float, rounds: int = 1) -> list[Item]:
