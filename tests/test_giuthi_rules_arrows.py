@@ -266,3 +266,15 @@ def test_a_lap_that_comes_back_round_runs_one_lane_further_out_and_replays(tmp_p
     assert south_lanes[-1] > south_lanes[0] + 1.0  # the second time past South's row, further out
     results = check_file(_sheet(tmp_path, pits=5, seeds=9))
     assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
+
+
+def test_a_note_too_long_for_one_line_runs_on_and_is_read_whole(tmp_path):
+    # 2x10, 4 seeds: rule 5b's example offers many sowings; in Turkish the list takes two lines
+    path = _sheet(tmp_path, lang="tr", pits=10, seeds=4)
+    with pdfplumber.open(path) as pdf:
+        lines = [line for page in pdf.pages for line in page.extract_text().splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("Şimdi Güney bunları seçebilir:"))
+    assert not lines[start].endswith(".") and lines[start + 1].endswith(".")
+    results = {r.name: r for r in check_file(path)}
+    assert all(r.ok for r in results.values()), [str(r) for r in results.values() if not r.ok]
+    assert results["diagram 5 (rule 5b)"].ok

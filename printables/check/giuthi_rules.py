@@ -37,6 +37,14 @@ DOT_DIAMETER_MM = 2.5  # a filled circle at most this wide is a seed's dot on an
 ON_LINE_MM = 0.6  # a dot this close to an arrow's line is on it
 HEAD_AT_END_MM = 3.5  # an arrowhead's centre this close to the end of its line belongs to it
 DIRECTION_WORDS = {rules.Direction.CCW: "anticlockwise", rules.Direction.CW: "clockwise"}
+NOTE_STARTS = (  # the notes under a diagram (layout/giuthi_rules.py), up to their first field
+    "Now {player} may choose: {list}.",
+    "Not offered: {list}, which would bring back the board from the start of the turn.",
+    "Score: South {a} (store {b} + {c} in pits), North {d} (store {e} + {f} in pits): {verdict}.",
+    "The game is over: {player}'s pits are all empty.",
+    "The game is over: no pit on either side holds {m} or more seeds, so neither player can move.",
+)
+NOTE_LINE_MM = 5.0  # a note's next line stands at most this far below (9 pt lines are 4 mm apart)
 
 _CAPTION = re.compile(r"Diagram (\d+) \(([^)]+)\): (.+)")
 _SOWS = re.compile(r"(South|North) sows .+")
@@ -144,18 +152,18 @@ def _paths(plumber_page) -> list[_Path]:
 
 
 def _along(points, p) -> tuple[float, float]:
-    """(distance from ``p`` to the polyline, how far along the line its nearest point lies)."""
-    best, at, walked = 1e9, 0.0, 0.0
+    """(distance from ``p`` to the polyline, how far along the line its nearest point lies; where
+    the line passes ``p`` more than once, as a lap's last stub crosses an inner lane, the first)."""
+    found, walked = [], 0.0
     for (x0, y0), (x1, y1) in zip(points, points[1:]):
         dx, dy = x1 - x0, y1 - y0
         length = (dx * dx + dy * dy) ** 0.5
         t = 0.0 if length == 0 else max(0.0, min(1.0, ((p[0] - x0) * dx + (p[1] - y0) * dy) / (length * length)))
         qx, qy = x0 + t * dx, y0 + t * dy
-        d = ((p[0] - qx) ** 2 + (p[1] - qy) ** 2) ** 0.5
-        if d < best:
-            best, at = d, walked + t * length
+        found.append((((p[0] - qx) ** 2 + (p[1] - qy) ** 2) ** 0.5, walked + t * length))
         walked += length
-    return best, at
+    best = min(d for d, _ in found)
+    return best, min(at for d, at in found if d <= best + 0.05)
 
 
 def read_arrow(paths: list[_Path], centres: dict[int, tuple[float, float]], mid_y: float) -> tuple[tuple[int, ...], str | None]:
@@ -210,8 +218,10 @@ def read_boards(page: PageDrawing, plumber_page=None) -> list[DrawnBoard]:
         x0, top, x1, bottom = path.box
         w, h = x1 - x0, bottom - top
         if path.closed and len(set(path.points)) == 4 and abs(w - h) < 0.3 and PIT_DIAMETER_MM[0] <= w <= PIT_DIAMETER_MM[1]:
-            centre = (round((x0 + x1) / 2, 1), round((top + bottom) / 2, 1))
-            circles[centre] = max(circles.get(centre, 0.0), w / 2)  # a ring inside a pit is the same pit
+            cx, cy = (x0 + x1) / 2, (top + bottom) / 2
+            # a ring drawn inside a pit (the last seed's) is the same pit
+            centre = next((c for c in circles if abs(c[0] - cx) < 0.5 and abs(c[1] - cy) < 0.5), (cx, cy))
+            circles[centre] = max(circles.get(centre, 0.0), w / 2)
     boards = []
     for frame in page.boxes:
         inside = [(cx, cy, r) for (cx, cy), r in circles.items()
@@ -283,6 +293,8 @@ def read_diagrams(drawing: PdfDrawing, lang: str = "en", plumber_pages=None) -> 
     book = catalogue(lang)
     n = int(drawing.parameters()["pits_per_row"])
     phrases = _phrases(book, 2 * n)
+    # how a note begins in the sheet's words (a long note runs on to more lines)
+    starts = tuple(book.phrase(english).split("{")[0] for english in NOTE_STARTS)
     diagrams: list[DrawnDiagram] = []
     for index, page in enumerate(drawing.pages):
         on_page: list[DrawnDiagram] = []
@@ -310,12 +322,22 @@ def read_diagrams(drawing: PdfDrawing, lang: str = "en", plumber_pages=None) -> 
                           if abs(x0 - board.x0) < 1.0 and board.top - 6.0 < top < board.top]
                 d.boards.append(DrawnBoard(board.pits, board.stores, board.top, board.x0, board.trail,
                                            board.arrow_problem, labels[-1] if labels else ""))
-        for top, _, text, original in lines:
-            if text.startswith(("Now South", "Now North", "Not offered:", "Score:")):
+        for k, (top, x0, text, original) in enumerate(lines):
+            if original.startswith(starts):
                 d = owner(top)
-                if d is not None:
-                    d.notes.append(text)
-                    d.raw_notes.append((text, sowings_in(original, phrases)))
+                if d is None:
+                    continue
+                # a note running on to more lines: the lines right under it, from the same left edge
+                whole, last = [original], top
+                for below_top, below_x0, below, more in lines[k + 1:]:
+                    if abs(below_x0 - x0) > 0.5 or below_top - last > NOTE_LINE_MM or more.startswith(starts):
+                        break
+                    whole.append(more)
+                    last = below_top
+                said_text = " ".join(whole)
+                english = book.english(said_text) or (text if len(whole) == 1 else said_text)
+                d.notes.append(english)
+                d.raw_notes.append((english, sowings_in(said_text, phrases)))
         diagrams += on_page
     return diagrams
 

@@ -594,9 +594,10 @@ def diagram_blocks(number: int, example: Example, width_mm: float) -> list[tuple
                 items.append(Text(bx, ly - 0.4, line, LABEL_PT, colour=0.15))
         y += bh + max(len(b) for b in below) * label_h + ROW_GAP_MM
         if start == starts[-1]:
-            for note in example.notes:  # one line each: the check reads a note whole
-                y += line_height_mm(TEXT_PT)
-                items.append(Text(0.0, y - 0.8, note, TEXT_PT))
+            for note in example.notes:
+                for line in wrap(note, width_mm, TEXT_PT):
+                    y += line_height_mm(TEXT_PT)
+                    items.append(Text(0.0, y - 0.8, line, TEXT_PT))
             if example.notes:
                 y += 1.0
         blocks.append((items, y))
