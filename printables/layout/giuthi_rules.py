@@ -1,10 +1,13 @@
-"""The Giuthi rules sheet as plain data: rule texts and diagrams of real positions, in mm.
+"""The Giuthi rules sheet as plain data: rule texts, diagrams of real positions and a quick
+reference to cut out, in mm.
 
 Every diagram is a position the rule core reached in a seeded random game (``find_examples``
-plays games with fixed seeds and keeps the first turn that shows each rule), drawn from the
-laps ``apply_traced`` records: the board before the turn, then the board after each lap (or, for
-long turns, only the board at the end). ``printables.check.giuthi_rules`` reads the numbers back
-from the PDF and replays every diagram with the rule core.
+plays games with fixed seeds and keeps the first turn of at most ``MAX_LAPS`` laps that shows each
+rule), drawn from the laps ``apply_traced`` records, one board per lap: the board before the lap
+with the lap as an arrow round the pits (out of the lifted pit, a dot beside every pit a seed
+falls in, the head into the pit of the last seed), then the board after the turn. Directions are
+words and curved arrows, never codes. ``printables.check.giuthi_rules`` reads the numbers and the
+arrows back from the PDF and replays every lap with the rule core.
 
 Texts follow shared/rules/giuthi.md. Fonts are named "Helvetica"/"Helvetica-Bold" here; the
 renderer decides which face draws them.
