@@ -7,17 +7,7 @@ import sys
 
 from printables import is_command_line
 
-SHEET_COMMANDS = ("harvest", "minefield", "peas", "patchwork")
-
 if is_command_line():
-    if sys.argv[1:2] and sys.argv[1] in SHEET_COMMANDS:
-        # A sheet command is one short run (some 0.1 s) that writes one file and ends with exit_now.
-        # Python's cycle collector would stop it some 45 times (~6 ms of CPU) while the imports and
-        # the layout allocate, to free next to nothing: the peak memory is the same without it
-        # (~54 MB). It stays on for every other command (build, serve, check run long).
-        import gc
-
-        gc.disable()
     # Before the slow imports (click, then the game's libraries): Ctrl-C while they load also
     # removes what a run has begun (nothing yet) and ends with one line and exit 130.
     from printables import cleanup as _cleanup
@@ -48,19 +38,12 @@ class OneLineErrors(click.Group):
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(COMMAND_MODULES))
 
-    ran_sheet_command = False  # see exit_now
-
     def get_command(self, ctx, name):
         if name in COMMAND_MODULES:
             import importlib
 
             return getattr(importlib.import_module(COMMAND_MODULES[name]), name)
         return super().get_command(ctx, name)
-
-    def resolve_command(self, ctx, args):
-        name, command, rest = super().resolve_command(ctx, args)
-        self.ran_sheet_command = name in SHEET_COMMANDS
-        return name, command, rest
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         from printables import cleanup
@@ -69,27 +52,7 @@ class OneLineErrors(click.Group):
             cleanup.install_signal_handlers()
         code = run_reporting_errors(lambda: super(OneLineErrors, self).main(
             args, prog_name, complete_var, standalone_mode=False, **extra))
-        if args is None and self.ran_sheet_command and sys.gettrace() is None and sys.getprofile() is None:
-            exit_now(code)  # the command line, once a sheet is written (and no profiler or tracer waits for the end)
         sys.exit(code)
-
-
-def exit_now(code: int) -> None:
-    """End the process with ``code`` once output is flushed and the exit handlers have run, without
-    tearing the interpreter down object by object.
-
-    A sheet command has written its file (atomically, closed) and its lines when it gets here;
-    freeing every module and object one by one would add about a fifth to its run time.
-    """
-    import atexit
-
-    atexit._run_exitfuncs()  # what Python runs at exit (weakref finalizers, temporary folders) still runs
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe or stream: nothing left to deliver
-            pass
-    os._exit(code)
 
 
 def run_reporting_errors(call) -> int:
@@ -155,7 +118,7 @@ PRESETS_OPTION = click.option(
 @PRESETS_OPTION
 def list_presets(preset_folders: tuple[Path, ...]) -> None:
     """Show every preset with a one-line description."""
-    from printables.build import NO_PRESETS, all_presets
+    from printables.build import NO_PRESETS, all_presets, preset_source
 
     presets = all_presets(preset_folders)
     if not presets:
@@ -163,6 +126,8 @@ def list_presets(preset_folders: tuple[Path, ...]) -> None:
     width = max((len(p.name) for p in presets), default=0)
     for preset in presets:
         click.echo(f"{preset.name:<{width}}  {preset.kind:<14} {preset.description}")
+    folders, source = preset_source(preset_folders)
+    click.echo(f"({len(presets)} presets from {source}: {', '.join(map(str, folders))})")
 
 
 @main.command(epilog=examples(
@@ -189,6 +154,7 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     from printables.build import NO_PRESETS, all_presets, build_presets, validate_preset
 
     started = time.perf_counter()
+    asked_no_slice = no_slice
     presets = all_presets(preset_folders)
     if not presets:
         raise ParameterError(NO_PRESETS)
@@ -202,6 +168,16 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     for preset in chosen:  # every preset's parameters are valid before anything is built
         validate_preset(preset)
     jobs = jobs or os.cpu_count() or 1
+    from printables.models import MODEL_KINDS
+
+    if not no_slice and any(p.kind in MODEL_KINDS for p in chosen):
+        from printables.check.dispatch import slicer_required
+        from printables.check.slicer import INSTALL_HINT, is_slicer_available
+
+        if not is_slicer_available() and not slicer_required():  # said once here, not once per part
+            click.echo(f"PrusaSlicer steps skipped: prusa-slicer not found ({INSTALL_HINT}); "
+                       "the print cards say how to slice the 3MFs in PrusaSlicer, DigiLab 3D Slicer or Cura")
+            no_slice = True
     failed = 0
     step_totals: dict[str, tuple[float, float]] = {}
     for built in build_presets(chosen, output, jobs=jobs, slicer=not no_slice):
@@ -223,7 +199,7 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     elapsed = time.perf_counter() - started
     click.echo(f"{len(chosen) - failed} of {len(chosen)} preset(s) built and checked" + (f"; {failed} failed" if failed else "")
                + f" in {elapsed:.1f} s ({jobs} job{'s' if jobs > 1 else ''})"
-               + ("; PrusaSlicer steps skipped (--no-slice)" if no_slice else ""))
+               + ("; PrusaSlicer steps skipped" + (" (--no-slice)" if asked_no_slice else "") if no_slice else ""))
     click.echo("time per step, summed over presets: "
                + ", ".join(f"{step} {wall:.1f} s (CPU {cpu:.1f})"
                            for step, (wall, cpu) in sorted(step_totals.items(), key=lambda kv: -kv[1][0])))
