@@ -9,7 +9,8 @@ The sheet's drawing conventions, which is all this module assumes:
   circles inside it are its holes);
 - a quilt square is a stroked square without fill;
 - a time-track space is a circle with its position printed inside; a button (circle) inside it
-  marks an income space, a small square a leather space; the edition is printed as
+  marks an income space, a small square a leather space; a filled triangle between two spaces is
+  an arrowhead, its tip the corner across from its shortest side; the edition is printed as
   "<classic|revised> edition".
 Sizes, shapes, numbers and positions are all recovered from geometry and compared with the rule core.
 """

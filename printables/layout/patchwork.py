@@ -8,7 +8,8 @@ Drawing conventions the checker reads back (printables/check/patchwork.py):
   and each income button a circle with four holes and no number;
 - quilt squares are stroked squares with no fill;
 - a time-track space is a circle with its position printed inside; an income space also holds a
-  button (a circle), a leather space a small square;
+  button (a circle), a leather space a small square; in the gap between each space and the next a
+  filled triangle (an arrowhead) points to the next; the band under the spaces is one large path;
 - every page starts with a heading line "Patchwork · <part>".
 """
 
