@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 from printables.errors import ParameterError
 from printables.params.giuthi_board import GiuthiBoardParams
 from printables.params.giuthi_board import from_mapping as board_from_mapping
+from printables.params.giuthi_board import screen_values, screw_length_for
 
 MODEL_KINDS = ("giuthi-board",)
 PRINT_CARD_FILE = "giuthi-print-settings.pdf"
@@ -52,6 +53,12 @@ def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameter
         raise KeyError(kind)
     set_options(mapping, source)
     mapping = {key: value for key, value in mapping.items() if key not in SET_OPTIONS}
+    try:
+        screen_values(mapping)
+    except ParameterError as error:
+        raise ParameterError(f"{source}: {error}") from None
+    if "screw_length_mm" not in mapping:  # a screw chosen alone gets a length that bites
+        mapping["screw_length_mm"] = screw_length_for(mapping)
     if "size_mm" in mapping:
         mapping = _sized(mapping, source)
     try:
