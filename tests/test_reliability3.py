@@ -159,3 +159,151 @@ def test_every_giuthi_refusal_names_an_option_the_user_can_set(args, option):
 def test_wall_above_the_webs_is_refused_naming_wall_only():
     assert_one_line_error(invoke("giuthi", "--wall", "2.5", "--show"),
                           "--wall 2.5 is thicker than the webs between the pits; use --wall <= 2")
+
+
+# -- workers die with their build ---------------------------------------------------------------
+
+SHEET_PRESETS = ("patchwork-a4", "patchwork-letter", "patchwork-a4-tr", "patchwork-a4-ko", "peas-a6",
+                 "harvest-10x10-a4", "minefield-11x11-a4", "peas-4x6")
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            text = Path(f"/proc/{pid}/task/{task}/children").read_text()
+            found |= {int(n) for n in text.split()}
+    except OSError:
+        pass
+    return found
+
+
+def _is_running(pid: int) -> bool:
+    """Alive and not a zombie (a dead child nobody has reaped yet holds no memory)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return not re.search(r"^State:\s+[ZX]", status, re.M)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc")
+def test_a_build_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
+    process = subprocess.Popen([sys.executable, "-m", "printables", "build", "-j", "2", "--no-slice", "-o", "out",
+                                *SHEET_PRESETS], cwd=tmp_path, env=_env(), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and process.poll() is None and time.monotonic() < deadline:
+            workers = {w for w in _children(process.pid) if _is_running(w)}
+            time.sleep(0.05)
+        assert len(workers) == 2, "the build did not start its two workers"
+        time.sleep(0.5)  # the workers are at work (imports, the first sheets)
+        process.kill()
+        process.wait(10)
+        killed = time.monotonic()
+        while any(_is_running(w) for w in workers) and time.monotonic() - killed < 5.0:
+            time.sleep(0.05)
+        assert not any(_is_running(w) for w in workers), "a worker outlived its killed build by 5 s"
+    finally:
+        if process.poll() is None:
+            process.kill()
+        for worker in workers:  # those the old code left behind
+            try:
+                os.kill(worker, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def test_a_worker_ends_when_its_parent_has_changed(tmp_path):
+    """The portable guard (no prctl): a process whose parent is not the one it was started by ends."""
+    code = ("import os, sys, time; from printables import lifeline; "
+            "lifeline._set_death_signal = lambda: False; lifeline.die_with_parent(int(sys.argv[1])); time.sleep(30)")
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-c", code, "1"], env=_env(), timeout=20)  # its parent is not pid 1
+    assert result.returncode == 1
+    assert time.monotonic() - started < 10
+
+
+# -- one line per signal ------------------------------------------------------------------------
+
+
+def _start(args: list[str], cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "printables", *args], cwd=cwd, env=_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc")
+def test_ctrl_c_during_a_parallel_build_says_interrupted_once(tmp_path):
+    process = _start(["build", "-j", "2", "--no-slice", "-o", "out", *SHEET_PRESETS], tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, err
+    assert err.count("Interrupted") == 1, err
+    assert "Traceback" not in err
+    left = [p.name for p in (tmp_path / "out").rglob("*") if ".tmp" in p.name or p.name.startswith(".printables-")]
+    assert left == []
+
+
+def test_sighup_ends_giuthi_like_sigterm(tmp_path):
+    process = _start(["giuthi", "--no-slice", "-o", "set"], tmp_path)
+    try:
+        seen = ""
+        while "modelling" not in seen:
+            line = process.stderr.readline()
+            assert line, "giuthi ended before it modelled"
+            seen += line
+        process.send_signal(signal.SIGHUP)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 129, err
+    assert err.splitlines()[-1] == "Interrupted; no partial files were left."
+    assert [p.name for p in tmp_path.iterdir()] == []  # no staging folder: the old code left one
+
+
+def _startup_s() -> float:
+    """How long this Python takes to start and import nothing (site and .pth files included)."""
+    times = []
+    for _ in range(3):
+        started = time.monotonic()
+        subprocess.run([sys.executable, "-c", "pass"], env=_env(), check=True)
+        times.append(time.monotonic() - started)
+    return sorted(times)[1]
+
+
+@pytest.mark.parametrize("command", [["-m", "printables"], ["-c", "import sys; sys.argv[0] = 'printables'; "
+                                                                   "from printables.cli import main; main()"]])
+def test_ctrl_c_in_the_first_milliseconds_is_no_traceback(tmp_path, command):
+    """From the moment Python runs our package on: ``python -m printables`` (argv[0] is "-m" while
+    the package is imported) and the ``printables`` script. Before that, Python itself is starting
+    (site, .pth files, finding the package): a KeyboardInterrupt there is the interpreter's, before
+    any line of ours runs, so none can catch it; such a traceback holds no frame of our package."""
+    ours = f'File "{ROOT / "printables"}'  # a frame of our package in a traceback
+    start = _startup_s()
+    interrupted = 0
+    for step in range(12):
+        process = subprocess.Popen([sys.executable, *command, "harvest", "-o", "h.pdf"], cwd=tmp_path, env=_env(),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(start * 0.8 + step * 0.01)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        if "Traceback" in err and ours not in err:
+            continue  # still inside Python's own start-up
+        assert "Traceback" not in err, err
+        if process.returncode == 130:
+            assert err.splitlines() == ["Interrupted; no partial files were left."]
+            interrupted += 1
+        else:
+            assert process.returncode == 0, err
+    assert interrupted, "no run was interrupted after Python's start-up"
