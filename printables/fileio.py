@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from printables import cleanup
 from printables.errors import ParameterError
@@ -23,7 +26,8 @@ def write_atomic(path: Path | str, data: bytes) -> Path:
     check_writable_file(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        sweep_stale_files(path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp", dir=path.parent)
     except OSError as error:
         raise ParameterError(f"cannot write {path}: {error.strerror or error}") from None
     cleanup.register(tmp)
@@ -43,6 +47,59 @@ def write_atomic(path: Path | str, data: bytes) -> Path:
     finally:
         cleanup.unregister(tmp)
     return path
+
+
+# A temporary copy write_atomic makes beside its file: ".<name>.<pid>-<random>.tmp"; before
+# process ids were in the name, ".<name>.<random>.tmp" (mkstemp's 8 characters).
+TMP_FILE_RE = re.compile(r"\.(?P<name>.+)\.(?:(?P<pid>[0-9]+)-)?[a-z0-9_]{8}\.tmp", re.ASCII)
+
+
+def sweep_stale_files(folder: Path) -> list[Path]:
+    """Remove the temporary copies in ``folder`` that write_atomic left when its process was killed:
+    those whose process has ended (or, named without one, more than STALE_LEGACY_S old)."""
+    import time
+
+    removed = []
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".tmp") and e.name.startswith(".")]
+    except OSError:
+        return removed
+    for entry in entries:
+        match = TMP_FILE_RE.fullmatch(entry.name)
+        if match is None or not entry.is_file(follow_symlinks=False):
+            continue
+        pid = match["pid"]
+        try:
+            if pid is not None:
+                if int(pid) == os.getpid() or _is_alive(int(pid)):
+                    continue
+            elif time.time() - entry.stat(follow_symlinks=False).st_mtime < STALE_LEGACY_S:
+                continue
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+@contextmanager
+def scratch_folder(prefix: str, parent: Path | str | None = None) -> Iterator[Path]:
+    """A temporary folder ``<prefix><pid>-<random>`` (in ``$TMPDIR`` by default) for the block.
+
+    Removed when the block ends or the run is interrupted; if the process is killed (SIGKILL), the
+    next scratch folder of the same prefix removes it once its process has ended (``sweep_stale``).
+    """
+    import shutil
+
+    parent = Path(tempfile.gettempdir() if parent is None else parent)
+    sweep_stale(parent, prefix)
+    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
+    cleanup.register(folder)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        cleanup.unregister(folder)
 
 
 def _discard(tmp: str) -> None:

@@ -307,3 +307,74 @@ def test_ctrl_c_in_the_first_milliseconds_is_no_traceback(tmp_path, command):
         else:
             assert process.returncode == 0, err
     assert interrupted, "no run was interrupted after Python's start-up"
+
+
+# -- temporary paths carry the process id and are swept -------------------------------------------
+
+DEAD_PID = 999_999_999  # above any pid_max: no such process
+
+
+def test_a_sheets_temporary_copy_carries_the_pid_and_a_killed_runs_copy_is_swept(tmp_path, monkeypatch):
+    from printables import fileio
+
+    dead = tmp_path / f".harvest.pdf.{DEAD_PID}-abcd1234.tmp"  # what a killed run left
+    legacy = tmp_path / ".harvest.pdf.k2j4h5g6.tmp"  # named before pids were, hours ago
+    fresh_legacy = tmp_path / ".harvest.pdf.q1w2e3r4.tmp"  # the same, just made: maybe in use
+    live = tmp_path / f".harvest.pdf.{os.getppid()}-zxcv5678.tmp"  # a live process's copy
+    other = tmp_path / ".notes.txt.tmp"  # not ours
+    for path in (dead, legacy, fresh_legacy, live, other):
+        path.write_bytes(b"partial")
+    os.utime(legacy, (time.time() - 2 * fileio.STALE_LEGACY_S,) * 2)
+    seen = []
+    real_fsync = os.fsync
+
+    def fsync(fd):  # the moment the copy is whole, before its rename
+        seen.extend(p.name for p in tmp_path.iterdir())
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    fileio.write_atomic(tmp_path / "harvest.pdf", b"%PDF-")
+    mine = [n for n in seen if n.startswith(f".harvest.pdf.{os.getpid()}-") and n.endswith(".tmp")]
+    assert len(mine) == 1
+    assert {p.name for p in tmp_path.iterdir()} == {"harvest.pdf", fresh_legacy.name, live.name, other.name}
+
+
+def test_scratch_folders_carry_the_pid_and_a_killed_runs_are_swept(tmp_path):
+    from printables import fileio
+
+    dead = tmp_path / f"printables-gcode-{DEAD_PID}-abcd"
+    live = tmp_path / f"printables-gcode-{os.getppid()}-efgh"
+    for folder in (dead, live):
+        folder.mkdir()
+        (folder / "part.gcode").write_text("G1")
+    with fileio.scratch_folder("printables-gcode-", tmp_path) as work:
+        assert work.name.startswith(f"printables-gcode-{os.getpid()}-")
+        assert {p.name for p in tmp_path.iterdir()} == {live.name, work.name}
+    assert {p.name for p in tmp_path.iterdir()} == {live.name}
+
+
+def test_the_slicer_works_in_scratch_folders_named_with_the_pid(tmp_path, monkeypatch):
+    import tempfile
+
+    from printables.check import slicer
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(slicer, "slicer_path", lambda: "/bin/prusa-slicer")
+    seen = {}
+
+    def run(cmd, **kwargs):
+        seen["datadir"] = Path(cmd[cmd.index("--datadir") + 1])
+        seen["gcode"] = Path(cmd[cmd.index("--output") + 1])
+        Path(cmd[cmd.index("--output") + 1]).write_text("; estimated printing time (normal mode) = 1m 0s\n")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(slicer.subprocess, "run", run)
+    stl = tmp_path / "cube.stl"
+    stl.write_bytes(b"solid cube\nendsolid cube\n")
+    try:
+        slicer.slice_report(stl)
+    except Exception:
+        pass  # the G-code is a stub; only the folders matter here
+    assert seen["datadir"].parent.name.startswith(f"printables-slicer-{os.getpid()}-")
+    assert seen["gcode"].parent.name.startswith(f"printables-gcode-{os.getpid()}-")
+    assert [p.name for p in tmp_path.iterdir()] == ["cube.stl"]
