@@ -206,7 +206,7 @@ def _can_write(folder: Path) -> bool:
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
-def replace_set(out_dir: Path | str, make, *, kind: str, is_member) -> list[Path]:
+def replace_set(out_dir: Path | str, make, *, kind: str, is_member, is_marker=lambda name: False) -> list[Path]:
     """Make a set of files with ``make(folder) -> [paths]`` and put it in place of ``out_dir`` whole.
 
     The set is written into a staging folder; only when ``make`` returns does it replace what
@@ -215,6 +215,8 @@ def replace_set(out_dir: Path | str, make, *, kind: str, is_member) -> list[Path
     in with two renames; otherwise (a writable folder in a read-only parent) it goes inside
     ``out_dir`` and the files are moved over one by one, moved back if any move fails.
     ``out_dir`` may hold only files of such a set (``is_member(name)``): anything else is refused.
+    In that file-by-file swap the set's marker files (``is_marker(name)``, its manifest) go out
+    first and come in last, so a folder left part-way holds none (and fails its check).
     """
     import shutil
 
@@ -257,7 +259,7 @@ def replace_set(out_dir: Path | str, make, *, kind: str, is_member) -> list[Path
         if beside:
             _swap_folder(stage, out_dir, prefix)
         else:
-            _swap_files(stage, out_dir, names, is_member, prefix)
+            _swap_files(stage, out_dir, names, is_member, prefix, is_marker)
         return [out_dir / name for name in names]
     finally:
         shutil.rmtree(stage, ignore_errors=True)
@@ -291,7 +293,7 @@ def _swap_folder(stage: Path, out_dir: Path, prefix: str) -> None:
         cleanup.unregister(old)
 
 
-def _swap_files(stage: Path, out_dir: Path, names: list[str], is_member, prefix: str) -> None:
+def _swap_files(stage: Path, out_dir: Path, names: list[str], is_member, prefix: str, is_marker=lambda name: False) -> None:
     import shutil
     import tempfile
 
@@ -300,11 +302,11 @@ def _swap_files(stage: Path, out_dir: Path, names: list[str], is_member, prefix:
     moved_new: list[str] = []
     with cleanup.signals_deferred():
         try:
-            for entry in sorted(out_dir.iterdir()):
+            for entry in sorted(out_dir.iterdir(), key=lambda e: (not is_marker(e.name), e.name)):
                 if is_member(entry.name) and not entry.name.startswith(prefix):
                     _move(entry, old / entry.name)
                     moved_old.append(entry.name)
-            for name in names:
+            for name in sorted(names, key=is_marker):  # stable: the markers last, the rest in order
                 _move(stage / name, out_dir / name)
                 moved_new.append(name)
         except OSError as error:

@@ -306,7 +306,12 @@ def build_giuthi(
     from printables.fileio import replace_set
 
     return replace_set(out_dir, lambda staging: _build_giuthi_in(board, staging, slice_parts, previews, progress, paper, lang),
-                       kind="giuthi", is_member=is_set_member)
+                       kind="giuthi", is_member=is_set_member, is_marker=is_set_manifest)
+
+
+def is_set_manifest(name: str) -> bool:
+    """Whether a file name is a set's manifest: moved in last and out first when a set is swapped file by file."""
+    return name.startswith("giuthi-board-") and name.endswith(".json")
 
 
 def is_set_member(name: str) -> bool:
@@ -409,6 +414,12 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
             estimates[stl.name] = slice_report(stl)
     card = giuthi_print_card(seeds, estimates, board=board)
     written.append(write_print_card(card, out_dir / PRINT_CARD_FILE, lang))
+    # Last, the list of the whole set with each file's digest: `printables check` fails a folder
+    # missing any of them or holding other bytes (a set swapped in part-way). Previews are left
+    # out: they are pictures, rendered after this, and not checked.
+    manifest = out_dir / manifest_name(board)
+    add_to_manifest(manifest, {"files": {p.name: _digest(p) for p in sorted(written, key=lambda p: p.name)
+                                         if p.name != manifest.name}})
     if previews:
         progress("rendering previews")
         written += render_previews(board, out_dir, stls)

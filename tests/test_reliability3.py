@@ -378,3 +378,156 @@ def test_the_slicer_works_in_scratch_folders_named_with_the_pid(tmp_path, monkey
     assert seen["datadir"].parent.name.startswith(f"printables-slicer-{os.getpid()}-")
     assert seen["gcode"].parent.name.startswith(f"printables-gcode-{os.getpid()}-")
     assert [p.name for p in tmp_path.iterdir()] == ["cube.stl"]
+
+
+# -- a Giuthi set is whole or fails its check -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def giuthi_set(tmp_path_factory) -> Path:
+    """A real set (no slicing, no previews: the files the manifest lists)."""
+    pytest.importorskip("cadquery")
+    from printables.models import build_giuthi, model_params
+
+    folder = tmp_path_factory.mktemp("giuthi") / "set"
+    build_giuthi(model_params("giuthi-board", {}), folder, slice_parts=False, previews=False)
+    return folder
+
+
+def _set_is_whole(folder: Path) -> bool:
+    """What `printables check` says of the set as a whole: the folder's own check (a set without a
+    manifest) and each manifest's list of files."""
+    from printables.check.dispatch import check_file, expand
+    from printables.check.giuthi_set import check_set_files
+
+    paths = expand(folder)
+    if folder in paths:
+        return all(r.ok for r in check_file(folder))
+    manifests = [p for p in paths if p.suffix == ".json"]
+    return bool(manifests) and all(check_set_files(m).ok for m in manifests)
+
+
+def test_a_built_set_lists_every_file_with_its_digest(giuthi_set):
+    import hashlib
+    import json
+
+    manifest = next(giuthi_set.glob("giuthi-board-*.json"))
+    files = json.loads(manifest.read_text())["files"]
+    on_disk = sorted(p.name for p in giuthi_set.iterdir() if p != manifest)
+    assert sorted(files) == on_disk
+    kinds = {Path(n).suffix for n in files}
+    assert kinds == {".ini", ".pdf", ".step", ".stl", ".3mf"}  # profile, card and rules, STEPs, STLs, 3MFs
+    assert "giuthi-print-settings.pdf" in files and "giuthi-rules.pdf" in files
+    for name, digest in files.items():
+        assert hashlib.sha256((giuthi_set / name).read_bytes()).hexdigest() == digest
+    assert _set_is_whole(giuthi_set)
+
+
+def test_deleting_any_one_file_of_a_set_fails_its_check(giuthi_set, tmp_path):
+    import shutil
+
+    names = sorted(p.name for p in giuthi_set.iterdir())
+    for name in names:
+        folder = tmp_path / name
+        shutil.copytree(giuthi_set, folder)
+        (folder / name).unlink()
+        assert not _set_is_whole(folder), f"a set without {name} passed"
+
+
+def test_a_folder_with_only_the_manifest_and_the_stls_fails(giuthi_set, tmp_path):
+    import shutil
+
+    folder = tmp_path / "set"
+    folder.mkdir()
+    for path in giuthi_set.iterdir():
+        if path.suffix in (".json", ".stl"):
+            shutil.copy(path, folder / path.name)
+    assert not _set_is_whole(folder)
+
+
+def test_a_changed_file_in_a_set_fails_its_check(giuthi_set, tmp_path):
+    import shutil
+
+    folder = tmp_path / "set"
+    shutil.copytree(giuthi_set, folder)
+    profile = folder / "dremel-3d45-giuthi.ini"
+    profile.write_text(profile.read_text() + "\n; edited\n")
+    assert not _set_is_whole(folder)
+
+
+def test_check_fails_a_folder_holding_part_of_a_set_without_its_manifest(giuthi_set, tmp_path):
+    import shutil
+
+    folder = tmp_path / "part"
+    folder.mkdir()
+    sprue = next(giuthi_set.glob("giuthi-seeds-*.3mf"))
+    shutil.copy(sprue, folder / sprue.name)  # a seed sprue alone passed before
+    result = invoke("check", str(folder))
+    assert result.exit_code == 1, result.output
+    assert f"FAIL {folder}\n" in result.output
+    assert "holds files of a Giuthi set but no giuthi-board-*.json manifest" in result.output
+
+
+class Killed(BaseException):
+    """A kill at a rename: nothing after it runs (no rollback, no clean-up)."""
+
+
+def _old_variant(new: Path, folder: Path, renamed: bool) -> None:
+    """Another whole set in ``folder``: each file of ``new`` with other bytes (and, ``renamed``, other
+    names, as a set of other parameters has), its manifest listing them."""
+    import hashlib
+    import json
+
+    folder.mkdir()
+    rename = (lambda n: n.replace("4seeds", "4seeds-old")) if renamed else (lambda n: n)
+    manifest = next(new.glob("giuthi-board-*.json"))
+    data = json.loads(manifest.read_text())
+    files = {}
+    for name in data["files"]:
+        content = (new / name).read_bytes() + b"\n"
+        (folder / rename(name)).write_bytes(content)
+        files[rename(name)] = hashlib.sha256(content).hexdigest()
+    data["files"] = files
+    (folder / rename(manifest.name)).write_text(json.dumps(data))
+    assert _set_is_whole(folder)
+
+
+@pytest.mark.parametrize("renamed", [False, True], ids=["same-names", "other-names"])
+def test_a_kill_at_any_rename_of_the_read_only_parent_swap_leaves_no_folder_that_passes(
+        giuthi_set, tmp_path, monkeypatch, renamed):
+    import shutil
+
+    from printables import fileio
+    from printables.models import is_set_manifest, is_set_member
+
+    def make(stage: Path) -> list[Path]:
+        return [Path(shutil.copy(p, stage / p.name)) for p in sorted(giuthi_set.iterdir())]
+
+    count = len(list(giuthi_set.iterdir()))
+    mixed = 0
+    for n in range(1, 2 * count + 1):  # every file moved out, then every file moved in
+        parent = tmp_path / f"kill-{n}"
+        parent.mkdir()
+        out = parent / "set"
+        _old_variant(giuthi_set, out, renamed)
+        old_set = {p.name: p.read_bytes() for p in out.iterdir()}
+        calls = []
+
+        def move(src, dst, n=n):
+            calls.append(src)
+            if len(calls) == n:
+                raise Killed
+            os.rename(src, dst)
+
+        monkeypatch.setattr(fileio, "_move", move)
+        monkeypatch.setattr(fileio, "_can_write", lambda folder, parent=parent: Path(folder) != parent)
+        with pytest.raises(Killed):
+            fileio.replace_set(out, make, kind="giuthi", is_member=is_set_member, is_marker=is_set_manifest)
+        monkeypatch.undo()
+        visible = {p.name: p.read_bytes() for p in out.iterdir() if not p.name.startswith(".")}
+        if visible == old_set:  # killed before the first move: the old set, whole
+            assert n == 1 and _set_is_whole(out)
+            continue
+        mixed += 1
+        assert not _set_is_whole(out), f"killed at rename {n}: {sorted(visible)} passed as a whole set"
+    assert mixed == 2 * count - 1

@@ -44,7 +44,11 @@ def expand(path: Path) -> list[Path]:
     path = Path(path)
     if not path.is_dir():
         return [path]
-    found = (sorted(path.glob("*.pdf")) + sorted(path.glob("giuthi-board-*.json")) + sorted(path.glob("giuthi-seeds-*.stl"))
+    from printables.check.giuthi_set import is_orphan_set_folder
+
+    # A folder holding part of a Giuthi set and no manifest is itself a failed check (_check_file).
+    found = [path] if is_orphan_set_folder(path) else []
+    found += (sorted(path.glob("*.pdf")) + sorted(path.glob("giuthi-board-*.json")) + sorted(path.glob("giuthi-seeds-*.stl"))
              + sorted(path.glob("giuthi-*.3mf")))
     for sub in sorted(p for p in path.iterdir() if p.is_dir()):
         if sub.name in SKIPPED_FOLDERS or sub.name.startswith("."):
@@ -129,7 +133,11 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
     slices = _slices if slicer else (lambda stls: [])
     if not path.exists():
         return [CheckResult("file", False, f"{path} does not exist")]
-    if path.is_dir():  # expand() found nothing in it
+    if path.is_dir():  # expand() found nothing in it, or it holds part of a set
+        from printables.check.giuthi_set import is_orphan_set_folder, orphan_folder_result
+
+        if is_orphan_set_folder(path):
+            return [orphan_folder_result(path)]
         return [CheckResult("files", False, f"{path}: nothing to check in this folder or its subfolders ({CHECKABLE}; "
                                              f"the gallery is not checked)")]
     suffix = path.suffix.lower()
@@ -137,6 +145,7 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
     if suffix == ".pdf":
         return _check_pdf(path)
     if suffix == ".json" and name.startswith("giuthi-board-"):
+        from printables.check.giuthi_set import check_set_files
         from printables.check.giuthi_stl import check_board, load_manifest
 
         try:
@@ -144,7 +153,8 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
             stls = [path.parent / str(data["parts"][side]) for side in ("left", "right")]
         except (OSError, KeyError, TypeError, ValueError):
             return check_board(path)
-        return check_board(path, _measured_seed(path.parent, params)) + slices(stls)
+        # First: a set that is not whole fails whatever its files say one by one.
+        return [check_set_files(path)] + check_board(path, _measured_seed(path.parent, params)) + slices(stls)
     if suffix == ".stl" and name.startswith("giuthi-board-"):
         from printables.check.giuthi_stl import check_stl_file
 
