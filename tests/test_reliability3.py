@@ -531,3 +531,98 @@ def test_a_kill_at_any_rename_of_the_read_only_parent_swap_leaves_no_folder_that
         mixed += 1
         assert not _set_is_whole(out), f"killed at rename {n}: {sorted(visible)} passed as a whole set"
     assert mixed == 2 * count - 1
+
+
+# -- check reads only what is bounded ----------------------------------------------------------------
+
+
+def _check_lines(*paths: Path) -> tuple[int, str]:
+    result = invoke("check", *map(str, paths))
+    return result.exit_code, result.output
+
+
+def test_check_refuses_a_fifo_instead_of_blocking(tmp_path):
+    os.mkfifo(tmp_path / "sheet.pdf")
+    process = subprocess.run([sys.executable, "-m", "printables", "check", str(tmp_path)], env=_env(),
+                             capture_output=True, text=True, timeout=60)  # the old code blocked for ever
+    assert process.returncode == 1
+    assert "FAIL file: sheet.pdf: not a regular file" in process.stdout
+
+
+def test_check_reads_a_folder_reached_twice_through_links_once(tmp_path):
+    folder = tmp_path / "a"
+    folder.mkdir()
+    assert invoke("minefield", "--size", "5", "-o", str(folder / "m.pdf")).exit_code == 0
+    (folder / "up").symlink_to("..")  # a loop
+    (folder / "again").symlink_to(folder)  # the same folder again
+    (tmp_path / "self").symlink_to("self")  # a link to itself
+    code, output = _check_lines(tmp_path)
+    assert code == 0, output
+    assert output.count("m.pdf\n") == 1
+
+
+def _pdf_with_stream(raw: bytes) -> bytes:
+    """A one-page PDF whose content stream is ``raw`` (Flate-compressed here)."""
+    data = zlib_compress(raw)
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>",
+               b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream"]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    return out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+
+
+def zlib_compress(raw: bytes) -> bytes:
+    import zlib
+
+    return zlib.compress(raw, 9)
+
+
+def test_a_pdf_stream_inflating_past_the_limit_is_a_fail_line_not_gigabytes(tmp_path):
+    from printables.check.bounds import MAX_PDF_STREAM_BYTES
+
+    bomb = tmp_path / "bomb.pdf"
+    bomb.write_bytes(_pdf_with_stream(b"0 0 m " * ((MAX_PDF_STREAM_BYTES + 6_000_000) // 6)))
+    assert bomb.stat().st_size < 1_000_000
+    code, output = _check_lines(bomb)
+    assert code == 1
+    assert "FAIL PDF streams: bomb.pdf: a stream would inflate to more than 64 MB" in output
+    small = tmp_path / "small.pdf"
+    small.write_bytes(_pdf_with_stream(b"0 0 m " * 1000))
+    code, output = _check_lines(small)
+    assert "PDF streams" not in output  # read, and failed for what it is: no printables kind
+    assert "FAIL kind" in output
+
+
+def test_a_3mf_entry_inflating_past_the_limit_is_a_fail_line(tmp_path):
+    import zipfile
+
+    from printables.check.bounds import MAX_3MF_ENTRY_BYTES
+
+    bomb = tmp_path / "giuthi-seeds-bomb.3mf"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        with archive.open("3D/3dmodel.model", "w", force_zip64=True) as entry:
+            block = b"\0" * 1_000_000
+            for _ in range(MAX_3MF_ENTRY_BYTES // len(block) + 1):
+                entry.write(block)
+    code, output = _check_lines(bomb)
+    assert code == 1
+    assert "FAIL 3MF entries: giuthi-seeds-bomb.3mf: 3D/3dmodel.model would inflate to 257,000,000 bytes" in output
+
+
+def test_an_stl_over_the_limit_is_a_fail_line_at_once(tmp_path):
+    big = tmp_path / "giuthi-seeds-zero.stl"
+    with open(big, "wb") as handle:
+        handle.truncate(300_000_000)  # sparse: 300 MB of zeros took 32 CPU-minutes to check
+    started = time.monotonic()
+    code, output = _check_lines(big)
+    assert code == 1
+    assert ("FAIL file size: giuthi-seeds-zero.stl: 300,000,000 bytes, more than any .stl file printables writes "
+            "(at most 200 MB are read); not read") in output
+    assert time.monotonic() - started < 10

@@ -34,16 +34,25 @@ SKIPPED_FOLDERS = {"gallery"}
 CHECKABLE = "PDF sheets, Giuthi board manifests and STLs, seed sprues and 3MFs"
 
 
-def expand(path: Path) -> list[Path]:
+def expand(path: Path, _seen: set | None = None) -> list[Path]:
     """The checkable files a path stands for.
 
     A folder gives its PDFs, board manifests, seed sprues and 3MFs, then those of its subfolders
     (``build``'s output folder holds one folder per kind, Giuthi one more per preset), leaving out
     the gallery and hidden (staging) folders. Other files there (index.html, PNGs) are not products.
+    A folder reached twice (through a symbolic link, or a link looping back) is read once.
     """
     path = Path(path)
     if not path.is_dir():
         return [path]
+    seen = set() if _seen is None else _seen
+    try:
+        info = path.stat()
+    except OSError:
+        return [path]
+    if (info.st_dev, info.st_ino) in seen:
+        return []
+    seen.add((info.st_dev, info.st_ino))
     from printables.check.giuthi_set import is_orphan_set_folder
 
     # A folder holding part of a Giuthi set and no manifest is itself a failed check (_check_file).
@@ -53,7 +62,7 @@ def expand(path: Path) -> list[Path]:
     for sub in sorted(p for p in path.iterdir() if p.is_dir()):
         if sub.name in SKIPPED_FOLDERS or sub.name.startswith("."):
             continue
-        found += expand(sub)
+        found += expand(sub, seen)
     return found
 
 
@@ -101,7 +110,12 @@ def check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
 
     ``slicer=False`` leaves out the PrusaSlicer checks of STLs (``printables build --no-slice``).
     """
+    from printables.check.bounds import bounds_problem
+
     try:
+        problem = bounds_problem(Path(path))  # a pipe, a huge file or a zip bomb is never read
+        if problem is not None:
+            return [problem]
         with _small_pages():
             return _check_file(Path(path), slicer)
     except Exception as error:  # a file damaged in a way no check foresaw is still a failed check
