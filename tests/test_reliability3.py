@@ -235,19 +235,27 @@ def _start(args: list[str], cwd: Path) -> subprocess.Popen:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc")
-def test_ctrl_c_during_a_parallel_build_says_interrupted_once(tmp_path):
+@pytest.mark.parametrize("sig, group, code", [(signal.SIGINT, True, 130), (signal.SIGTERM, False, 143)],
+                         ids=["ctrl-c-to-the-group", "sigterm-to-the-build"])
+def test_an_interrupted_parallel_build_says_interrupted_once(tmp_path, sig, group, code):
     process = _start(["build", "-j", "2", "--no-slice", "-o", "out", *SHEET_PRESETS], tmp_path)
+    workers: set[int] = set()
     try:
         deadline = time.monotonic() + 60
-        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+        while len(workers) < 2 and time.monotonic() < deadline:
+            workers = _children(process.pid)
             time.sleep(0.05)
         time.sleep(0.5)
-        os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+        if group:
+            os.killpg(process.pid, sig)  # as a terminal's Ctrl-C: the whole process group
+        else:
+            process.send_signal(sig)  # as `kill PID`: the build alone
         _, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-    assert process.returncode == 130, err
+    assert process.returncode == code, err
+    assert not any(_is_running(w) for w in workers)
     assert err.count("Interrupted") == 1, err
     assert "Traceback" not in err
     left = [p.name for p in (tmp_path / "out").rglob("*") if ".tmp" in p.name or p.name.startswith(".printables-")]
