@@ -42,8 +42,8 @@ def bounds_problem(path: Path) -> CheckResult | None:
     name = path.name
     try:
         info = os.stat(path)
-    except OSError as error:
-        return CheckResult("file", False, f"{name}: cannot read it ({error.strerror or error})")
+    except OSError:
+        return None  # missing or unreadable: the checks say so in their words
     if stat.S_ISDIR(info.st_mode):
         return None  # a folder's own check (dispatch) says what it holds
     if not stat.S_ISREG(info.st_mode):

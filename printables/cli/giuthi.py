@@ -147,7 +147,8 @@ def _in_option_names(message: str) -> str:
     for option, field in sorted(OPTION_FIELDS.items(), key=lambda kv: -len(kv[1])):
         flag = f"--{option.replace('_', '-')}"
         message = message.replace(f"{field}<=", f"{flag} <= ").replace(f"{field}=", f"{flag} ")
-        message = re.sub(rf"\b{re.escape(field)} ", f"{flag} ", message)
+        if "_" in field:  # a parameter's name in a sentence (not a word such as "screw")
+            message = re.sub(rf"\b{re.escape(field)} ", f"{flag} ", message)
     # Parameters no option sets (a preset's web_mm, the seeds' width ratio) are left out: the
     # user is told only what they can change here.
     message = re.sub(r" \([a-z]+(?:_[a-z]+)+=[^)]*\)", "", message)
