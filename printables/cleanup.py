@@ -110,6 +110,16 @@ def _on_signal(signum, frame) -> None:
     exit_interrupted(128 + signum)
 
 
+def ignore_signals() -> None:
+    """Ignore SIGINT, SIGTERM and SIGHUP from now on: for a run that has finished (its files
+    written, its line said) while Python exits. Python puts a handler of its own back to the
+    default (ending the process, exit -2) as it shuts down, but leaves an ignored signal ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in HANDLED_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
 def install_signal_handlers() -> None:
     """Make SIGINT, SIGTERM and SIGHUP end the command cleanly (see the module docstring)."""
     if threading.current_thread() is not threading.main_thread():
