@@ -636,3 +636,18 @@ def test_an_stl_over_the_limit_is_a_fail_line_at_once(tmp_path):
     assert ("FAIL file size: giuthi-seeds-zero.stl: 300,000,000 bytes, more than any .stl file printables writes "
             "(at most 200 MB are read); not read") in output
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("preset, line, key", [
+    ("minefield-9x9-a4", 'per_page = "ten"', "per_page"),
+    ("harvest-10x10-a4", "cell_mm = inf", "cell_mm"),
+    ("peas-a6", "pea_mm = -1", "pea_mm"),
+    ("patchwork-a4", "cell_mm = [1]", "cell_mm"),
+])
+def test_a_hostile_sheet_preset_value_names_the_file_and_key(tmp_path, preset, line, key):
+    folder = tmp_path / "p"
+    folder.mkdir()
+    text = (ROOT / "templates" / f"{preset}.toml").read_text(encoding="utf-8")
+    (folder / "x.toml").write_text(text.replace("[params]\n", f"[params]\n{line}\n"))
+    assert_one_line_error(invoke("build", "--presets", str(folder), "-o", str(tmp_path / "out")),
+                          f"{folder / 'x.toml'} [params]: {key}")
