@@ -157,7 +157,7 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
     suffix = path.suffix.lower()
     name = path.name
     if suffix == ".pdf":
-        return _check_pdf(path)
+        return _check_pdf(path) + _load("printables.check.qpdf:check_pdf_structure")(path)
     if suffix == ".json" and name.startswith("giuthi-board-"):
         from printables.check.giuthi_set import check_set_files
         from printables.check.giuthi_stl import check_board, load_manifest

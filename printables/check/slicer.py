@@ -25,7 +25,7 @@ SLICE_TIMEOUT_S = 600
 SUPPORT_ROLES = ("Support material", "Support material interface")
 PROFILE_FILE = "dremel-3d45-giuthi.ini"
 INSTALL_HINT = (
-    "install PrusaSlicer (Debian/Ubuntu: apt-get install prusa-slicer) or set "
+    "install PrusaSlicer (its installer for macOS or Windows, or apt-get install prusa-slicer) or set "
     f"{SLICER_ENV} to its binary"
 )
 
@@ -215,8 +215,21 @@ def write_profile(path: Path | str, profile: PrinterProfile = DREMEL_3D45,
     return path
 
 
+def installer_paths() -> tuple[Path, ...]:
+    """Where PrusaSlicer's own installers put the binary: the macOS app bundle (in /Applications or
+    the user's), Windows' Program Files (the console binary, which prints its errors)."""
+    home = Path.home()
+    bundles = (Path("/Applications"), home / "Applications")
+    mac = tuple(folder / app / "Contents/MacOS/PrusaSlicer" for folder in bundles
+                for app in ("PrusaSlicer.app", "Original Prusa Drivers/PrusaSlicer.app"))
+    program_files = [os.environ.get(name) for name in ("ProgramFiles", "ProgramW6432", "ProgramFiles(x86)")]
+    windows = tuple(Path(folder) / sub / exe for folder in dict.fromkeys(filter(None, program_files + [r"C:\Program Files"]))
+                    for sub in ("Prusa3D/PrusaSlicer", "PrusaSlicer") for exe in ("prusa-slicer-console.exe", "prusa-slicer.exe"))
+    return mac + windows
+
+
 def slicer_path() -> str | None:
-    """Path of the prusa-slicer binary, or None when it is not installed."""
+    """Path of the prusa-slicer binary (PRUSA_SLICER, PATH, then the installers' folders), or None."""
     override = os.environ.get(SLICER_ENV)
     if override:
         return override if Path(override).is_file() else shutil.which(override)
@@ -224,6 +237,9 @@ def slicer_path() -> str | None:
         found = shutil.which(name)
         if found:
             return found
+    for path in installer_paths():
+        if path.is_file() and os.access(path, os.X_OK):
+            return str(path)
     return None
 
 

@@ -89,7 +89,7 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
                 raise
     if preset is not None:
         if preset not in presets:
-            known = ", ".join(sorted(presets)) or "none found (run inside the printables project, or give --presets DIR)"
+            known = ", ".join(sorted(presets)) or "none found (give --presets DIR)"
             raise click.BadParameter(f"{preset!r}: use one of {known}", param_hint="'--preset'")
         base.update(presets[preset])
     given = {OPTION_FIELDS[k]: v for k, v in options.items() if v is not None}
