@@ -651,3 +651,17 @@ def test_a_hostile_sheet_preset_value_names_the_file_and_key(tmp_path, preset, l
     (folder / "x.toml").write_text(text.replace("[params]\n", f"[params]\n{line}\n"))
     assert_one_line_error(invoke("build", "--presets", str(folder), "-o", str(tmp_path / "out")),
                           f"{folder / 'x.toml'} [params]: {key}")
+
+
+def test_python_dash_m_printables_is_the_command_line_while_the_package_imports(monkeypatch):
+    """Under ``python -m printables`` argv[0] is still "-m" while the package's __init__ runs: it
+    must install its one-line Ctrl-C handler then too (the old code waited for printables.cli)."""
+    import printables
+
+    monkeypatch.setattr(sys, "argv", ["-m"])
+    monkeypatch.setattr(sys, "orig_argv", [sys.executable, "-m", "printables", "harvest"])
+    assert printables.is_command_line()
+    monkeypatch.setattr(sys, "orig_argv", [sys.executable, "-m", "pytest"])
+    assert not printables.is_command_line()
+    monkeypatch.setattr(sys, "orig_argv", [sys.executable, "-m", "printables.other"])
+    assert not printables.is_command_line()
