@@ -461,9 +461,8 @@ class _Schedule:
     def run(self) -> Iterator[Built]:
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        from printables.models import share_parts
-
-        pools = [ProcessPoolExecutor(max_workers=1, initializer=share_parts) for _ in range(self.jobs)]
+        pools = [ProcessPoolExecutor(max_workers=1, initializer=_start_worker, initargs=(os.getpid(),))
+                 for _ in range(self.jobs)]
         running: dict = {}
         busy: set[int] = set()
         next_out = 0
@@ -522,6 +521,17 @@ class _Schedule:
         finally:
             for pool in pools:
                 pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_worker(parent: int) -> None:
+    """A worker process's first step: die with the build (even one killed with SIGKILL), leave
+    the one line an interruption prints to the build, and share parts."""
+    from printables import lifeline
+    from printables.models import share_parts
+
+    lifeline.die_with_parent(parent)
+    lifeline.quiet_interrupts()
+    share_parts()
 
 
 def _in_worker(task, *args, **kwargs):

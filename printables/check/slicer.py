@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -364,7 +363,9 @@ def slice_to_gcode(
     if binary is None:
         raise SlicerUnavailable(f"prusa-slicer not found: {INSTALL_HINT}")
     stl_path, gcode_path = Path(stl_path), Path(gcode_path)
-    with tempfile.TemporaryDirectory(prefix="printables-slicer-") as work:
+    from printables.fileio import scratch_folder
+
+    with scratch_folder("printables-slicer-") as work:  # named with our pid: swept if we are killed
         ini = write_profile(Path(work) / PROFILE_FILE, profile, support_threshold_deg)
         # A private data dir keeps the user's PrusaSlicer presets out of the run, and vice versa.
         cmd = [
@@ -421,7 +422,9 @@ def slice_report(stl_path: Path | str, profile: PrinterProfile = DREMEL_3D45,
         raise SlicerUnavailable(f"prusa-slicer not found: {INSTALL_HINT}")
     key = (stl_path.name, hashlib.sha256(stl_path.read_bytes()).hexdigest(), profile, support_threshold_deg)
     if key not in _REPORTS:
-        with tempfile.TemporaryDirectory(prefix="printables-gcode-") as work:
+        from printables.fileio import scratch_folder
+
+        with scratch_folder("printables-gcode-") as work:
             gcode = slice_to_gcode(stl_path, Path(work) / (stl_path.stem + ".gcode"), profile,
                                    support_threshold_deg)
             _REPORTS[key] = parse_gcode(gcode.read_text(encoding="utf-8", errors="replace"), stl_path.name)

@@ -52,6 +52,8 @@ class OneLineErrors(click.Group):
             cleanup.install_signal_handlers()
         code = run_reporting_errors(lambda: super(OneLineErrors, self).main(
             args, prog_name, complete_var, standalone_mode=False, **extra))
+        if args is None:
+            cleanup.ignore_signals()  # the run is over: a late Ctrl-C must not kill Python's own exit
         sys.exit(code)
 
 
