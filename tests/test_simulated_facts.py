@@ -139,6 +139,26 @@ def test_the_stored_file_is_the_tools_output_for_every_measured_set():
     assert MEASURED_PATH.read_text(encoding="utf-8") == dumps(figures)  # written as the tool writes it
 
 
+def test_every_presets_parameters_are_measured():
+    from printables.params.presets import load_preset
+
+    for path in sorted((ROOT / "templates").glob("*.toml")):
+        preset = load_preset(path)
+        p = preset.params
+        if preset.kind == "harvest":
+            key = simulation.params_key("harvest", grid=tuple(int(v) for v in p["grid"].split("x")), players=p["players"],
+                                        **{k: p[k] for k in ("opening_coins", "coins_per_turn") if k in p})
+        elif preset.kind == "minefield":
+            key = simulation.params_key("minefield", size=p["size"])
+        elif preset.kind == "patchwork":
+            key = simulation.params_key("patchwork", leather=p.get("leather", patchwork.DEFAULT_EDITION))
+        elif preset.kind == "peas":
+            key = simulation.params_key("peas", layout=p["layout"])
+        else:
+            continue
+        assert key in stored()[preset.kind], (path.name, key)
+
+
 @pytest.mark.slow
 def test_the_tool_replays_stored_figures_exactly_with_its_seed():
     sets = [s for s in simulation.measured_sets() if s[1] in ("10x10 2p 2/2 coins", "7x7", "classic")]

@@ -7,7 +7,9 @@ compares, and re-measures others with another seed)
 For every parameter set of ``simulation.measured_sets()`` it plays ``simulation.GAMES`` games with
 seed ``simulation.SEED`` and stores the games' length (shortest, median, longest) and,
 for two players, the first player's share of wins and of ties, with the parameters and the policy.
-``--only KIND`` re-measures one game's sets and keeps the others as stored.
+``--only KIND`` re-measures one game's sets, ``--sets KEY...`` the sets named (e.g. "11x5 2p 2/2
+coins"), and keeps the others as stored; every set stands alone (its games are seeded by its own
+key), so the file is the same as a full run's.
 """
 
 from __future__ import annotations
@@ -39,13 +41,19 @@ def table(sets, games: int = simulation.GAMES, seed: int = simulation.SEED, prog
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=simulation.KINDS, help="re-measure only this game's sets")
+    parser.add_argument("--sets", nargs="+", metavar="KEY", help="re-measure only these parameter sets")
     args = parser.parse_args(argv)
-    sets = [s for s in simulation.measured_sets() if args.only in (None, s[0])]
+    every = simulation.measured_sets()
+    sets = [s for s in every if args.only in (None, s[0]) and (args.sets is None or s[1] in args.sets)]
     found = table(sets, progress=print)
-    if args.only:
-        stored = json.loads(MEASURED_PATH.read_text(encoding="utf-8"))
-        stored["figures"][args.only] = found[args.only]
-        found = stored["figures"]
+    if args.only or args.sets:
+        kept = json.loads(MEASURED_PATH.read_text(encoding="utf-8"))["figures"]
+        merged: dict[str, dict] = {}
+        for kind, key, _ in every:  # in the order a full run writes
+            entry_ = found.get(kind, {}).get(key) or kept.get(kind, {}).get(key)
+            if entry_ is not None:
+                merged.setdefault(kind, {})[key] = entry_
+        found = merged
     tmp = MEASURED_PATH.with_suffix(".json.tmp")
     tmp.write_text(dumps(found), encoding="utf-8")
     tmp.replace(MEASURED_PATH)
