@@ -30,7 +30,8 @@ def sheet_params(kind: str, mapping: Mapping[str, Any], source: str = "parameter
 
 def render_sheet(kind: str, params) -> bytes:
     """The PDF bytes of a sheet."""
-    from printables.i18n import drawing_in, translate_document
+    from printables.layout.language import drawing_in
+    from printables.layout.translation import translate_document
     from printables.render.pdf import render_pdf
 
     lang = getattr(params, "lang", "en")

@@ -224,7 +224,8 @@ def test_cards_are_their_true_size_and_peas_their_true_diameter():
 def test_portrait_rules_run_on_from_beside_the_tally_box_to_under_it(card):
     # A portrait card sets the rules' first lines beside the tally box and the rest under it at
     # full width: one paragraph at one leading, never a blank band in mid-sentence.
-    from printables.i18n import catalogue, drawing_in
+    from printables.i18n.books import catalogue
+    from printables.layout.language import drawing_in
 
     mean = rules.EXPECTED_SMUSHED[card.layout]
     with drawing_in(card.lang):

@@ -237,7 +237,7 @@ def _check_open_pdf(path: Path, pdf, reader) -> list[CheckResult]:
     try:
         results = [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing)
         if kind in LETTERED:
-            from printables.check.language import check_lettering
+            from printables.check.lettering import check_lettering
 
             results += check_lettering(path, kind, drawing.parameters(), [page.text for page in drawing.pages], drawing)
         return results + printing

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Union
 
-from printables.i18n import width_active, wrap_active
+from printables.layout.language import width_active, wrap_active
 from printables.records import FACTORY, frozen_record, set_field
 
 # A colour is a grey level (0 black .. 1 white) or an (r, g, b) triple of 0..1 floats.

@@ -406,7 +406,8 @@ def card_document(card: PrintCard) -> Document:
 def card_in_language(card: PrintCard, lang: str = "en") -> Document:
     """The card laid out and translated into ``lang`` (printables/i18n: the pass every sheet takes);
     the subject records ``lang``."""
-    from printables.i18n import drawing_in, translate_document
+    from printables.layout.language import drawing_in
+    from printables.layout.translation import translate_document
 
     with drawing_in(lang) as paragraphs:
         document = card_document(card)
