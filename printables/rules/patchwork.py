@@ -12,12 +12,11 @@ a sheet, which needs only the patches, the track and the rules' words, does not 
 from __future__ import annotations
 
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from printables.lazy import lazy_names
-from printables.records import frozen_record, set_field
 
 try:  # the stored orientations of the printed patches (tools/patchwork_orientations.py writes them)
     from printables.rules.patchwork_orientations import ORIENTATIONS
@@ -133,7 +132,7 @@ def _orientations(shape: Shape) -> tuple[Shape, ...]:
 # Patches
 
 
-@frozen_record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Patch:
     """One patch: its cells as printed, its button cost, time cost and income buttons."""
 
@@ -143,14 +142,6 @@ class Patch:
     time: int  # time-track spaces the buyer moves
     income: int  # buttons printed on it, paid at every income space crossed
     orientations: tuple[Shape, ...] = field(init=False, repr=False, compare=False)
-
-    def __init__(self, id, shape, cost, time, income):
-        set_field(self, "id", id)
-        set_field(self, "shape", shape)
-        set_field(self, "cost", cost)
-        set_field(self, "time", time)
-        set_field(self, "income", income)
-        self.__post_init__()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "orientations", _orientations(self.shape))
