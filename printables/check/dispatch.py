@@ -98,31 +98,9 @@ def check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
     ``slicer=False`` leaves out the PrusaSlicer checks of STLs (``printables build --no-slice``).
     """
     try:
-        with _small_pages():
-            return _check_file(Path(path), slicer)
+        return _check_file(Path(path), slicer)
     except Exception as error:  # a file damaged in a way no check foresaw is still a failed check
         return [CheckResult("read file", False, f"{Path(path).name}: {type(error).__name__}: {error}")]
-
-
-@contextmanager
-def _small_pages():
-    """numpy's advice to the kernel to back large arrays with huge pages, off while a file is
-    checked (then set back as it was).
-
-    The mesh checks make many short-lived rasters of a few to tens of MB; the kernel makes each
-    huge page on first touch, compacting memory for it, and that cost (system time) was a tenth of
-    the checks' CPU time and far more than it saves. The advice changes where memory comes from,
-    never a value."""
-    try:
-        from numpy._core.multiarray import _set_madvise_hugepage
-    except ImportError:  # another numpy: its own default
-        yield
-        return
-    was = _set_madvise_hugepage(False)
-    try:
-        yield
-    finally:
-        _set_madvise_hugepage(was)
 
 
 def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
