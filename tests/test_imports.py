@@ -15,6 +15,7 @@ does): a package's ``__init__`` handing out its submodules' names is no cycle.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -303,3 +304,175 @@ def test_what_a_layer_reaches_stays_out_of_the_drawing(package):
         return " <- ".join(out)
 
     assert not drawing, "\n".join(path(m) for m in drawing)
+
+
+# ---- private names of the libraries we depend on -------------------------------------------------
+
+# A name with a leading underscore (not a dunder) is a library's own: a new release may change it
+# without a word. These are the libraries whose private names nothing of ours may read or set.
+LIBRARIES = ("numpy", "click", "cadquery", "OCP", "vtk", "vtkmodules", "pdfplumber", "pdfminer", "pypdf", "trimesh")
+# Private names read from objects whose library the walk cannot tell, that another branch removes
+# (module -> why it is here and who removes it). Leave an entry only while its module still flags.
+EXPECTED_TO_GO = {
+    # reportlab's canvas internals (canvas._code, _fillMode, _doc ...) and TrueType tables: branch render23
+    "printables.render.fastpath": "reportlab internals, removed on branch render23",
+    "printables.render.ttf": "reportlab internals, removed on branch render23",
+    # the early process exit reads atexit._run_exitfuncs: branch render23 (the CLI gc/exit change)
+    "printables.cli": "atexit._run_exitfuncs, removed on branch render23",
+    # pdfplumber's Page._layout and pdfminer's interpreter, copied to parse faster: branch giuthi23
+    "printables.check.parsing": "pdfplumber/pdfminer internals, removed on branch giuthi23",
+}
+# Public names that happen to start with an underscore.
+PUBLIC_UNDERSCORED = {("os", "_exit")}  # os._exit is documented API
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _library(dotted: str) -> str | None:
+    root = dotted.split(".")[0]
+    return root if root in LIBRARIES else None
+
+
+@functools.lru_cache(maxsize=None)
+def _names_we_define() -> frozenset[str]:
+    """Every name our own code binds: functions, classes, variables, attributes it sets, arguments,
+    imported names and names it spells in strings (``__slots__``, ``getattr``)."""
+    found = set()
+    for path in MODULES.values():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                found.add(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                found.add(node.attr)
+            elif isinstance(node, ast.arg):
+                found.add(node.arg)
+            elif isinstance(node, ast.alias):
+                found.add((node.asname or node.name).split(".")[0])
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.add(node.value)
+    return frozenset(found)
+
+
+def private_uses(module: str, ours: set[str]) -> list[str]:
+    """Where ``module`` reads or sets a dependency's private name, as ``module:line what``."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    aliases: dict[str, str] = {}  # local name -> library it stands for
+    modules: dict[str, str] = {}  # local name -> any module it stands for (``import os as _os``)
+    found = []
+
+    def say(node, what):
+        found.append(f"{module}:{node.lineno} {what}")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                modules[alias.asname or alias.name.split(".")[0]] = alias.asname and alias.name or alias.name.split(".")[0]
+                if _library(alias.name):
+                    aliases[alias.asname or alias.name.split(".")[0]] = _library(alias.name)
+                    if any(_private(part) for part in alias.name.split(".")):
+                        say(node, f"import {alias.name}")
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _library(node.module or ""):
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = _library(node.module)
+                if any(_private(part) for part in node.module.split(".")) or _private(alias.name):
+                    say(node, f"from {node.module} import {alias.name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            text = ast.unparse(node)
+            if isinstance(root, ast.Name) and root.id in aliases:
+                say(node, f"{text} ({aliases[root.id]})")
+            elif node.attr not in ours and not (isinstance(node.value, ast.Name)
+                                                 and (modules.get(node.value.id), node.attr) in PUBLIC_UNDERSCORED):
+                say(node, f"{text} (no code of ours defines {node.attr})")
+        elif isinstance(node, ast.ClassDef):
+            bases = [b for b in node.bases if isinstance(b, (ast.Name, ast.Attribute))]
+            libraries = {aliases.get(ast.unparse(b).split(".")[0]) for b in bases} - {None}
+            if libraries:  # a subclass of a library's class: the private names it touches on self
+                for inner in ast.walk(node):
+                    named = (inner.attr if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name)
+                             and inner.value.id == "self" else
+                             inner.name if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) else
+                             inner.targets[0].id if isinstance(inner, ast.Assign) and isinstance(inner.targets[0], ast.Name)
+                             else inner.target.id if isinstance(inner, ast.AnnAssign) and isinstance(inner.target, ast.Name)
+                             else None)
+                    if named and _private(named) and _base_knows(libraries, ast.unparse(bases[0]), module, named):
+                        say(inner, f"{node.name}.{named} is a private name of its base ({', '.join(sorted(libraries))})")
+    return sorted(set(found), key=lambda use: (int(use.split(":")[1].split(" ")[0]), use))
+
+
+def _base_knows(libraries: set[str], base: str, module: str, name: str) -> bool:
+    """Whether the library class ``base`` (as spelled in ``module``) or a class it inherits from
+    uses ``name``: in its source (instance attributes) or as an attribute."""
+    import importlib
+    import inspect
+    import re
+
+    namespace: dict = {}
+    source = MODULES[module].read_text(encoding="utf-8")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and (
+                _library(node.module or "") if isinstance(node, ast.ImportFrom) else
+                any(_library(a.name) for a in node.names)):
+            exec(compile(ast.Module([node], []), module, "exec"), namespace)  # just that import
+    cls = eval(base, namespace)  # noqa: S307 - a dotted name read from our own source
+    for klass in cls.__mro__:
+        if (klass.__module__ or "").split(".")[0] not in libraries:
+            continue
+        if name in vars(klass):
+            return True
+        try:
+            text = inspect.getsource(importlib.import_module(klass.__module__))
+        except (OSError, TypeError):
+            continue
+        if re.search(rf"\b{re.escape(name)}\b", text):
+            return True
+    return False
+
+
+def test_the_private_name_walk_finds_what_it_should(tmp_path, monkeypatch):
+    code = tmp_path / "sample.py"
+    code.write_text(
+        "import numpy as np\n"
+        "from numpy._core.multiarray import _set_madvise_hugepage\n"
+        "import click\n"
+        "from pdfplumber.page import Page\n"
+        "x = np._core\n"
+        "def f(parser):\n"
+        "    return parser._long_opt\n"
+        "class P(Page):\n"
+        "    @property\n"
+        "    def layout(self):\n"
+        "        return self._layout\n"
+        "    def _mine(self):\n"
+        "        return self._own\n", encoding="utf-8")
+    monkeypatch.setitem(MODULES, "printables.sample", code)
+    found = [line.split(" ", 1)[1] for line in private_uses("printables.sample", {"_mine", "_own"})]
+    assert found == [
+        "from numpy._core.multiarray import _set_madvise_hugepage",
+        "np._core (numpy)",
+        "parser._long_opt (no code of ours defines _long_opt)",
+        "P._layout is a private name of its base (pdfplumber)",
+        "self._layout (no code of ours defines _layout)",
+    ]
+
+
+def test_no_module_reads_a_private_name_of_a_dependency():
+    ours = _names_we_define()
+    found = [use for module in MODULES if module not in EXPECTED_TO_GO for use in private_uses(module, ours)]
+    assert not found, "private names of dependencies:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("module", sorted(EXPECTED_TO_GO))
+def test_the_modules_expected_to_go_are_still_there(module):
+    """An entry of EXPECTED_TO_GO is for a module that still reads private names: once its branch
+    has removed them (or the module), the entry must go too, so the check covers that module again."""
+    if module not in MODULES:
+        pytest.fail(f"{module} is gone: remove its EXPECTED_TO_GO entry")
+    assert private_uses(module, _names_we_define()), f"{module} reads no private name now: remove its EXPECTED_TO_GO entry"
