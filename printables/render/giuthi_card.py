@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Protocol
 
-from printables.check.slicer import DREMEL_3D45, PROFILE_FILE, PrinterProfile
+from printables.params.printer import DREMEL_3D45, PROFILE_FILE, PrinterProfile
 from printables.fileio import write_atomic
 from printables.layout.primitives import Document, Line, Page, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.params.giuthi_seeds import SeedParams, copies_needed, seed_count, seed_width_mm, stl_name

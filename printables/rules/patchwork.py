@@ -3,10 +3,10 @@
 Rules and decided edge cases: shared/rules/patchwork.md. A quilt is a Python int of 81 bits,
 bit ``9 * row + col`` for the cell at (row, col), row 0 at the top.
 
-This module is the whole rule core's interface. The play itself (moves, states, legal moves,
-``apply``, scores) lives in ``printables.rules.patchwork_play`` and is loaded on first use of any of
-its names here (``rules.patchwork.new_game``, ``from printables.rules.patchwork import apply``):
-a sheet, which needs only the patches, the track and the rules' words, does not pay for it.
+The game's data: the patches, the time track, quilts and the rules' words. The play itself
+(moves, states, legal moves, ``apply``, scores) is ``printables.rules.patchwork_play``, built on
+this module: a sheet, which needs only the patches, the track and the rules' words, does not
+import it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from printables.lazy import lazy_names
 
 try:  # the stored orientations of the printed patches (tools/patchwork_orientations.py writes them)
     from printables.rules.patchwork_orientations import ORIENTATIONS
@@ -305,6 +304,3 @@ BONUS_NOTE = (
 )
 SCORE_NOTE = "Score at the end: your buttons + 7 for the bonus tile - 2 for every empty square of your quilt."
 
-
-# The play (Buy, State, legal_moves, apply, scores ...) loads on first use, from patchwork_play.
-__getattr__, __dir__ = lazy_names(globals(), "printables.rules.patchwork_play")
