@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Union
 
 from printables.layout.language import width_active, wrap_active
@@ -150,21 +150,15 @@ def translate(items, dx: float, dy: float) -> tuple[Item, ...]:
     moved = []
     for item in items:
         if isinstance(item, Rect):
-            moved.append(_replace(item, x=item.x + dx, y=item.y + dy))
+            moved.append(replace(item, x=item.x + dx, y=item.y + dy))
         elif isinstance(item, Line):
-            moved.append(_replace(item, x1=item.x1 + dx, y1=item.y1 + dy, x2=item.x2 + dx, y2=item.y2 + dy))
+            moved.append(replace(item, x1=item.x1 + dx, y1=item.y1 + dy, x2=item.x2 + dx, y2=item.y2 + dy))
         elif isinstance(item, Circle):
-            moved.append(_replace(item, cx=item.cx + dx, cy=item.cy + dy))
+            moved.append(replace(item, cx=item.cx + dx, cy=item.cy + dy))
         elif isinstance(item, Polygon):
-            moved.append(_replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
+            moved.append(replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
         elif isinstance(item, Text):
-            moved.append(_replace(item, x=item.x + dx, y=item.y + dy))
+            moved.append(replace(item, x=item.x + dx, y=item.y + dy))
         else:  # pragma: no cover - every primitive is handled above
             raise TypeError(f"unknown primitive {item!r}")
     return tuple(moved)
-
-
-def _replace(item, **changes):
-    from dataclasses import replace
-
-    return replace(item, **changes)
