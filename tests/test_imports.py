@@ -223,8 +223,8 @@ FORBIDDEN = [
     ("printables.i18n", ("printables.layout", "printables.render", "printables.check", "printables.cad"),
      "translation catalogues are data plus lookup, used by layouts and checks alike"),
 ]
-# The rule cores import nothing of ours but each other, and two helpers that import nothing at all.
-RULES_MAY_IMPORT = ("printables.rules", "printables.lazy", "printables.errors")
+# The rule cores import nothing of ours but each other (STYLE.md).
+RULES_MAY_IMPORT = ("printables.rules",)
 # cadquery's package is used by the model code only (a sheet command never loads cadquery).
 CAD_USERS = ("printables.cad", "printables.models")
 
