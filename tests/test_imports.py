@@ -132,8 +132,8 @@ ALL_IMPORTS = [edge for module in MODULES for edge in imports_of(module)]
 
 
 def find_cycles(edges) -> list[list[str]]:
-    """The import cycles among ``edges``: one per strongly connected group of modules, each named as
-    a closed path (a → b → a) through the group."""
+    """The import cycles among ``edges``, each named as a closed path (a → b → a): in each group of
+    modules that reach one another, a shortest cycle through each member (together they name them all)."""
     graph: dict[str, set[str]] = {}
     for edge in edges:
         graph.setdefault(edge.source, set()).add(edge.target)
