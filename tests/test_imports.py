@@ -315,17 +315,6 @@ def test_what_a_layer_reaches_stays_out_of_the_drawing(package):
 # A name with a leading underscore (not a dunder) is a library's own: a new release may change it
 # without a word. These are the libraries whose private names nothing of ours may read or set.
 LIBRARIES = ("numpy", "click", "cadquery", "OCP", "vtk", "vtkmodules", "pdfplumber", "pdfminer", "pypdf", "trimesh")
-# Private names read from objects whose library the walk cannot tell, that another branch removes
-# (module -> why it is here and who removes it). Leave an entry only while its module still flags.
-EXPECTED_TO_GO = {
-    # reportlab's canvas internals (canvas._code, _fillMode, _doc ...) and TrueType tables: branch render23
-    "printables.render.fastpath": "reportlab internals, removed on branch render23",
-    "printables.render.ttf": "reportlab internals, removed on branch render23",
-    # the early process exit reads atexit._run_exitfuncs: branch render23 (the CLI gc/exit change)
-    "printables.cli": "atexit._run_exitfuncs, removed on branch render23",
-    # pdfplumber's Page._layout and pdfminer's interpreter, copied to parse faster: branch giuthi23
-    "printables.check.parsing": "pdfplumber/pdfminer internals, removed on branch giuthi23",
-}
 # Public names that happen to start with an underscore.
 PUBLIC_UNDERSCORED = {("os", "_exit")}  # os._exit is documented API
 
@@ -469,14 +458,5 @@ def test_the_private_name_walk_finds_what_it_should(tmp_path, monkeypatch):
 
 def test_no_module_reads_a_private_name_of_a_dependency():
     ours = _names_we_define()
-    found = [use for module in MODULES if module not in EXPECTED_TO_GO for use in private_uses(module, ours)]
+    found = [use for module in MODULES for use in private_uses(module, ours)]
     assert not found, "private names of dependencies:\n" + "\n".join(found)
-
-
-@pytest.mark.parametrize("module", sorted(EXPECTED_TO_GO))
-def test_the_modules_expected_to_go_are_still_there(module):
-    """An entry of EXPECTED_TO_GO is for a module that still reads private names: once its branch
-    has removed them (or the module), the entry must go too, so the check covers that module again."""
-    if module not in MODULES:
-        pytest.fail(f"{module} is gone: remove its EXPECTED_TO_GO entry")
-    assert private_uses(module, _names_we_define()), f"{module} reads no private name now: remove its EXPECTED_TO_GO entry"
