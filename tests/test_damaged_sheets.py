@@ -99,7 +99,7 @@ def harvest(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def harvest_4up(tmp_path_factory) -> Path:
-    path = _sheet(tmp_path_factory.mktemp("harvest4"), "harvest", "--grid", "8x8", "--per-page", "4")
+    path = _sheet(tmp_path_factory.mktemp("harvest4"), "harvest", "--grid", "11x5", "--per-page", "4")
     assert _failed(path) == {}
     return path
 
@@ -175,8 +175,9 @@ def test_harvest_with_a_key_missing_from_the_subject_fails(harvest, tmp_path):
 
 
 def test_the_check_reads_close_column_letters_as_their_columns(tmp_path):
-    # At 5 mm cells "AG" and "AH" stand so close that the PDF reads them back as the one word "AGAH".
-    path = _sheet(tmp_path, "harvest", "--grid", "36x33", "--cell", "5")
+    # Two-letter columns on the widest grid at 7 mm cells (the smallest made since 5 mm cells "AG" and
+    # "AH" stood so close that the PDF read them back as the one word "AGAH", which the check still reads).
+    path = _sheet(tmp_path, "harvest", "--grid", "36x11", "--landscape")
     assert _failed(path) == {}
     damaged = _drop_text(path, tmp_path / "no-ag.pdf", lambda t: t == "AG")
     assert "column 33 labelled None, expected 'AG'" in _failed(damaged)["coordinates"]
