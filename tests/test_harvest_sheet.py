@@ -433,7 +433,7 @@ def test_every_sheet_made_has_cells_of_at_least_7_mm_or_is_refused_with_how_many
 
 
 def test_the_four_up_preset_builds_four_games_at_7_mm_cells(tmp_path):
-    result = CliRunner().invoke(main, ["build", "harvest-8x8-4up-a4", "-o", str(tmp_path)])
+    result = CliRunner().invoke(main, ["build", "harvest-11x5-4up-a4", "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
     (path,) = (tmp_path / "harvest").glob("*.pdf")
     grid = {r.name: r for r in check_file(path)}["grid"]
