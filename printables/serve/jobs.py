@@ -23,7 +23,7 @@ from pathlib import Path
 
 import printables
 from printables import lifeline
-from printables.serve.worker import JOB_FILE, MAX_FILE_ENV, RESULT_FILE
+from printables.serve.job_files import JOB_FILE, MAX_FILE_ENV, RESULT_FILE
 
 LOG_FILE = "log.txt"
 STOP_GRACE_S = 5.0  # after SIGTERM, how long a worker has to clean up before SIGKILL

@@ -23,12 +23,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from printables.serve.job_files import JOB_FILE, MAX_FILE_ENV, RESULT_FILE
+
 OUTPUT = Path("output")  # relative to the job folder: the CLI's own default
 PREVIEWS = Path("previews")
 PREVIEW_DPI = 60
-RESULT_FILE = "result.json"
-JOB_FILE = "job.json"
-MAX_FILE_ENV = "PRINTABLES_SERVE_MAX_FILE_BYTES"  # set by the server: the largest file the job may write
 
 
 def limit_file_size() -> None:
