@@ -314,6 +314,7 @@ def slice_to_gcode(
     if binary is None:
         raise SlicerUnavailable(f"prusa-slicer not found: {INSTALL_HINT}")
     stl_path, gcode_path = Path(stl_path), Path(gcode_path)
+    from printables import lifeline
     from printables.fileio import scratch_folder
 
     with scratch_folder("printables-slicer-") as work:  # named with our pid: swept if we are killed
@@ -332,7 +333,9 @@ def slice_to_gcode(
             str(gcode_path),
             str(stl_path),
         ]
-        run = subprocess.run(cmd, capture_output=True, text=True, timeout=SLICE_TIMEOUT_S, env=slicer_env())
+        # tied: the slicer ends with this process, even one killed with SIGKILL (printables/lifeline.py)
+        run = subprocess.run(lifeline.tied(cmd), capture_output=True, text=True, timeout=SLICE_TIMEOUT_S,
+                             env=slicer_env())
     if run.returncode != 0 or not gcode_path.is_file():
         tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
         raise SliceFailed(
