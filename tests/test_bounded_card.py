@@ -52,3 +52,16 @@ def test_a_manifest_over_the_size_limit_is_a_fail_line_not_read(tmp_path):
     run = _check(card)
     assert run.returncode == 1, run.stdout + run.stderr
     assert f"{manifest.name}: {manifest.stat().st_size:,} bytes" in run.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_fifo_manifest_beside_a_half_is_a_fail_line_not_a_hang(tmp_path):
+    """``check`` of one half reads the manifest beside it through the bounds too (it blocked for ever)."""
+    half = tmp_path / "giuthi-board-left-2x6-4seeds.stl"
+    half.write_text("solid half\nendsolid half\n")
+    manifest = tmp_path / "giuthi-board-2x6-4seeds.json"
+    os.mkfifo(manifest)
+    run = _check(half)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert f"{manifest.name}: not a regular file" in run.stdout
+    assert "Traceback" not in run.stderr
