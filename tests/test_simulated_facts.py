@@ -251,7 +251,8 @@ def test_every_box_prints_the_stored_figures_in_its_language(tmp_path, kind, par
         english += f"; first player wins {math.floor(figures['first_wins'] * 100 + 0.5)} %"
         tied = math.floor(figures["draws"] * 100 + 0.5)
         english += f", {tied} % tied" if tied else ""
-    assert " ".join(catalogue(lang).translate(english).split()) in text, english
+    printed = english if lang == "en" else catalogue(lang).translate(english)
+    assert " ".join(printed.split()) in text, printed
     for unknown in ("not stated", "not named", "not public"):
         assert catalogue(lang).phrase(unknown) not in text
 

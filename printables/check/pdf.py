@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
+from printables.check.language import CALIBRATION, lang_of, said, said_regex
 from printables.check.parsing import open_pdf
 from printables.check.results import CheckResult
 from printables.paper import PAPER_SIZES_MM, pt_to_mm
@@ -280,8 +281,6 @@ def check_print_scaling(drawing: PdfDrawing) -> CheckResult:
 
 def check_ruler(drawing: PdfDrawing) -> CheckResult:
     """Every page carries a 100 mm calibration line and the words 'print at 100 % / actual size'."""
-    from printables.check.language import CALIBRATION, lang_of, said
-
     try:
         caption = said(lang_of(drawing.parameters()), CALIBRATION)
     except (ValueError, AttributeError):  # no parameters recorded: an English sheet
@@ -363,8 +362,6 @@ def box_parameters(kind: str, params: dict) -> dict:
 def _printed_figures(lang: str, text: str) -> set[tuple[int, ...]]:
     """The simulated figures printed in ``text``, each as (games, shortest, longest, median, first
     player's wins %, tied %), the last two -1 where not printed."""
-    from printables.check.language import said_regex
-
     number = r"(\d[\d,.]*)"
     flat = " ".join(text.split())
     found = set()
@@ -372,18 +369,12 @@ def _printed_figures(lang: str, text: str) -> set[tuple[int, ...]]:
         regex = said_regex(lang, pattern, games=number, low=number, high=number, unit=r".+?", median=number,
                            p=number, d=number)
         # the field order of the pattern in this language, so the numbers are read by name
-        names = [n for n in re.findall(r"\{([a-z_]+)\}", _said(lang, pattern)) if n != "unit"]
+        names = [n for n in re.findall(r"\{([a-z_]+)\}", said(lang, pattern)) if n != "unit"]
         for match in list(re.finditer(regex, flat)):
             values = dict(zip(names, (int(v.replace(",", "").replace(".", "")) for v in match.groups())))
             found.add(tuple(values.get(k, -1) for k in ("games", "low", "high", "median", "p", "d")))
         flat = re.sub(regex, " ", flat)  # a longer wording read once, not again as a shorter one
     return found
-
-
-def _said(lang: str, english: str) -> str:
-    from printables.check.language import said
-
-    return said(lang, english)
 
 
 def check_publisher_box(drawing: PdfDrawing, kind: str, pages: list[int] | None = None) -> CheckResult:
@@ -393,8 +384,7 @@ def check_publisher_box(drawing: PdfDrawing, kind: str, pages: list[int] | None 
 
     ``kind`` names the game; ``pages`` are page indices (default every page).
     """
-    from printables.check.language import lang_of, said
-    from printables.measured import facts_for, stored_measure
+    from printables.measured import facts_for, stored_measure  # the rule cores' figures: only when a box is checked
     from printables.rules.facts import percent
 
     params = drawing.parameters()

@@ -11,8 +11,7 @@ print these facts in their publisher's box; checks read them back.
 from __future__ import annotations
 
 import math
-
-from printables.records import frozen_record, set_field
+from dataclasses import dataclass
 
 # What one turn of each game is, as the length line counts it.
 TURN_WORDS = {
@@ -60,7 +59,7 @@ def simulated_entry(kind: str, games: int, low: int, high: int, median: int,
     return (f"In {games} simulated games", value)
 
 
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class GameFacts:
     """The facts of a game's publisher's box, each a short phrase; None where nothing is known."""
 
@@ -69,13 +68,6 @@ class GameFacts:
     design: str | None = None
     publisher: str | None = None
     measured: tuple[tuple[str, str], ...] = ()  # (label, value) of the simulated figures
-
-    def __init__(self, players, needs, design=design, publisher=publisher, measured=measured):
-        set_field(self, "players", players)
-        set_field(self, "needs", needs)
-        set_field(self, "design", design)
-        set_field(self, "publisher", publisher)
-        set_field(self, "measured", tuple(measured))
 
     def entries(self) -> tuple[tuple[str, str], ...]:
         """(label, value) pairs in the order a box prints them; unknown facts are left out."""
@@ -97,7 +89,7 @@ def sheet_facts(facts: GameFacts, kind: str, measure=None, cell_mm: float | None
         measured.append(simulated_entry(kind, measure.games, measure.turns_low, measure.turns_high, measure.turns_median,
                                         measure.first_wins, measure.draws or 0.0))
     needs = minefield_needs(cell_mm) if kind == "minefield" else facts.needs
-    return GameFacts(facts.players, needs, facts.design, facts.publisher, measured)
+    return GameFacts(facts.players, needs, facts.design, facts.publisher, tuple(measured))
 
 
 GAME_FACTS: dict[str, GameFacts] = {
