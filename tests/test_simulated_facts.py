@@ -23,7 +23,7 @@ import pytest
 from printables import __version__
 from printables.check.dispatch import check_file
 from printables.check.pdf import read_pdf
-from printables.i18n import catalogue
+from printables.i18n.books import catalogue
 from printables.layout import harvest as harvest_layout
 from printables.layout import minefield as minefield_layout
 from printables.layout import peas as peas_layout
@@ -32,7 +32,7 @@ from printables.params.harvest import HarvestSheet
 from printables.params.minefield import MinefieldSheet
 from printables.params.peas import PeaCard
 from printables.render.pdf import render_pdf
-from printables.rules import minefield, patchwork, simulation
+from printables.rules import minefield, patchwork, patchwork_play, simulation
 from printables.rules.facts import GAME_FACTS, TURN_WORDS, GameFacts, largest_piece_mm, minefield_needs, sheet_facts
 from printables.sheets import render_sheet, sheet_params
 
@@ -71,11 +71,11 @@ def test_the_policies_choose_legal_moves_to_the_end():
         move = simulation.shortest_route_move(state, rng)
         assert minefield.is_legal(state, move)
         state = minefield.apply(state, move)
-    game = patchwork.new_game(5)
-    while not patchwork.is_terminal(game):
+    game = patchwork_play.new_game(5)
+    while not patchwork_play.is_terminal(game):
         move = simulation.greedy_buyer_move(game, rng)
-        assert patchwork.is_legal(game, move)
-        game = patchwork.apply(game, move)
+        assert patchwork_play.is_legal(game, move)
+        game = patchwork_play.apply(game, move)
 
 
 def test_shortest_route_completes_a_route_that_needs_one_stone():
@@ -104,11 +104,11 @@ def test_shortest_route_beats_random_play_and_the_greedy_buyer_beats_random_buyi
     wins = 0
     for g in range(6):
         rng = random.Random(g)
-        state = patchwork.new_game(g)
-        while not patchwork.is_terminal(state):
-            mine = patchwork.current_player(state) == g % 2
-            state = patchwork.apply(state, simulation.greedy_buyer_move(state, rng) if mine else rng.choice(patchwork.legal_moves(state)))
-        wins += patchwork.winner(state) == g % 2
+        state = patchwork_play.new_game(g)
+        while not patchwork_play.is_terminal(state):
+            mine = patchwork_play.current_player(state) == g % 2
+            state = patchwork_play.apply(state, simulation.greedy_buyer_move(state, rng) if mine else rng.choice(patchwork_play.legal_moves(state)))
+        wins += patchwork_play.winner(state) == g % 2
     assert wins >= 5
 
 

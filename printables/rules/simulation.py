@@ -28,7 +28,7 @@ import statistics
 from dataclasses import dataclass
 from functools import lru_cache
 
-from printables.rules import harvest, minefield, patchwork, pentominoes, peas
+from printables.rules import harvest, minefield, patchwork, patchwork_play, peas, peas_play, pentominoes
 
 # The figures a sheet prints come from this many games with this seed (tools/simulated_facts.py).
 GAMES = 1000
@@ -259,21 +259,21 @@ def _patch_worth(state, patch_id: int, player: int) -> int:
 
 def greedy_buyer_move(state, rng: random.Random):
     """The greedy buyer's move (see the module's docstring); ties drawn at random."""
-    moves = patchwork.legal_moves(state)
-    player = patchwork.current_player(state)
+    moves = patchwork_play.legal_moves(state)
+    player = patchwork_play.current_player(state)
     quilt = state.quilts[player]
     if state.leather_due:
         return _snuggest(moves, [patchwork.cell_bit(m.row, m.col) for m in moves], quilt, rng)
-    buys = [m for m in moves if isinstance(m, patchwork.Buy)]
+    buys = [m for m in moves if isinstance(m, patchwork_play.Buy)]
     if not buys:
-        return patchwork.PASS
+        return patchwork_play.PASS
     worth = {pid: _patch_worth(state, pid, player) for pid in {m.patch_id for m in buys}}
     best = max(worth.values())
     if best <= 0:
-        return patchwork.PASS
+        return patchwork_play.PASS
     chosen = sorted(pid for pid, w in worth.items() if w == best)[rng.randrange(sum(1 for w in worth.values() if w == best))]
     options = [m for m in buys if m.patch_id == chosen]
-    return _snuggest(options, [patchwork.placement_mask(m.patch_id, m.orientation, m.row, m.col) for m in options],
+    return _snuggest(options, [patchwork_play.placement_mask(m.patch_id, m.orientation, m.row, m.col) for m in options],
                      quilt, rng)
 
 
@@ -286,13 +286,13 @@ def _snuggest(moves, masks, quilt: int, rng: random.Random):
 
 def play_patchwork(key: str, rng: random.Random) -> Played:
     """One game of Patchwork, both players on the greedy-buyer policy, the circle shuffled by ``rng``."""
-    state = patchwork.new_game(rng.randrange(1 << 30), edition=key)
+    state = patchwork_play.new_game(rng.randrange(1 << 30), edition=key)
     turns = 0
-    while not patchwork.is_terminal(state):
+    while not patchwork_play.is_terminal(state):
         if not state.leather_due:
             turns += 1  # placing a leather patch is part of the move that took it
-        state = patchwork.apply(state, greedy_buyer_move(state, rng))
-    return Played(turns, FIRST if patchwork.winner(state) == 0 else SECOND)
+        state = patchwork_play.apply(state, greedy_buyer_move(state, rng))
+    return Played(turns, FIRST if patchwork_play.winner(state) == 0 else SECOND)
 
 
 # ------------------------------------------------------------------------------- Breakfast Shy
@@ -300,7 +300,7 @@ def play_patchwork(key: str, rng: random.Random) -> Played:
 
 def play_peas(key: str, rng: random.Random) -> Played:
     """One harvest of Breakfast Shy with the look-ahead player; a turn is one roll."""
-    return Played(peas.play_game(peas.resolve_layout(key), "lookahead", rng).turns, None)
+    return Played(peas_play.play_game(peas.resolve_layout(key), "lookahead", rng).turns, None)
 
 
 _PLAYERS = {"harvest": play_harvest, "minefield": play_minefield, "patchwork": play_patchwork, "peas": play_peas}
