@@ -339,9 +339,9 @@ UNKNOWN_PHRASES = ("not stated", "not named", "not public")
 # The simulated figures' entry as a box prints it (printables.rules.facts.simulated_entry), most
 # specific first: with ties, with the first player's wins, length alone.
 SIMULATED_PATTERNS = (
-    "In {games} simulated games: {low}–{high} {unit}, median {median}; first player wins {p} %, {d} % tied",
-    "In {games} simulated games: {low}–{high} {unit}, median {median}; first player wins {p} %",
-    "In {games} simulated games: {low}–{high} {unit}, median {median}",
+    "{games} simulated games: {low}–{high} {unit}, median {median}; first player wins {p} %, {d} % tied",
+    "{games} simulated games: {low}–{high} {unit}, median {median}; first player wins {p} %",
+    "{games} simulated games: {low}–{high} {unit}, median {median}",
 )
 
 

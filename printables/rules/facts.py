@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 # What one turn of each game is, as the length line counts it.
 TURN_WORDS = {
-    "harvest": "harvesters drawn",
-    "minefield": "stones placed",
-    "patchwork": "turns",
-    "peas": "rolls of the dice",
+    "harvest": "turns",  # a harvester drawn
+    "minefield": "turns",  # a stone placed
+    "patchwork": "turns",  # a patch bought or a pass
+    "peas": "rolls",  # a roll of the two dice
 }
 
 # Minefield's pieces: Go stones (22 mm across) fit cells of GO_STONE_MM or more; a smaller cell
@@ -27,7 +27,7 @@ TURN_WORDS = {
 GO_STONE_MM = 22.0
 PIECE_CLEARANCE_MM = 2.0
 MINEFIELD_NEEDS_GO = "a pencil, or stones in 2 colours (black and white, e.g. Go stones)"
-MINEFIELD_NEEDS_COUNTERS = "a pencil, or counters or coins in 2 colours (black and white) up to {n} mm across"
+MINEFIELD_NEEDS_COUNTERS = "a pencil, or black and white counters or coins up to {n} mm across"
 
 
 def largest_piece_mm(cell_mm: float) -> int:
@@ -56,7 +56,7 @@ def simulated_entry(kind: str, games: int, low: int, high: int, median: int,
         value += f"; first player wins {percent(first_wins)} %"
         if percent(draws):
             value += f", {percent(draws)} % tied"
-    return (f"In {games} simulated games", value)
+    return (f"{games} simulated games", value)
 
 
 @dataclass(frozen=True, slots=True)
