@@ -205,11 +205,11 @@ def test_facts_leave_unknowns_out_and_add_the_measured_figures():
     assert [label for label, _ in GAME_FACTS["minefield"].entries()] == ["Players", "You also need", "Design"]
     measure = simulation.Measure(1000, 1, 24, 18, 31, 0.5161, 0.0)
     facts = sheet_facts(GAME_FACTS["patchwork"], "patchwork", measure)
-    assert facts.entries()[1] == ("In 1000 simulated games", "18–31 turns, median 24; first player wins 52 %")
+    assert facts.entries()[1] == ("1000 simulated games", "18–31 turns, median 24; first player wins 52 %")
     tied = sheet_facts(GAME_FACTS["harvest"], "harvest", dataclasses.replace(measure, draws=0.155))
-    assert tied.entries()[1] == ("In 1000 simulated games", "18–31 harvesters drawn, median 24; first player wins 52 %, 16 % tied")
+    assert tied.entries()[1] == ("1000 simulated games", "18–31 turns, median 24; first player wins 52 %, 16 % tied")
     alone = sheet_facts(GAME_FACTS["peas"], "peas", dataclasses.replace(measure, first_wins=None, draws=None))
-    assert alone.entries()[1] == ("In 1000 simulated games", "18–31 rolls of the dice, median 24")
+    assert alone.entries()[1] == ("1000 simulated games", "18–31 rolls, median 24")
 
 
 def test_unmeasured_parameters_print_no_figure():
@@ -224,7 +224,7 @@ def test_unmeasured_parameters_print_no_figure():
 @pytest.mark.parametrize("cell, pieces", [(11.0, "9 mm"), (15.0, "13 mm"), (18.5, "16 mm"), (21.9, "19 mm")])
 def test_minefield_names_counters_that_fit_cells_under_22_mm(cell, pieces):
     assert largest_piece_mm(cell) == int(pieces.split()[0])
-    assert minefield_needs(cell) == f"a pencil, or counters or coins in 2 colours (black and white) up to {pieces} across"
+    assert minefield_needs(cell) == f"a pencil, or black and white counters or coins up to {pieces} across"
     assert "Go stones" in minefield_needs(22.0) and "Go stones" in minefield_needs(30.0)
 
 
@@ -246,7 +246,7 @@ def test_every_box_prints_the_stored_figures_in_its_language(tmp_path, kind, par
     lang = params.get("lang", "en")
     figures = stored()[kind][key]
     low, high, median = figures["turns"]["shortest"], figures["turns"]["longest"], figures["turns"]["median"]
-    english = f"In 1000 simulated games: {low}–{high} {TURN_WORDS[kind]}, median {median}"
+    english = f"1000 simulated games: {low}–{high} {TURN_WORDS[kind]}, median {median}"
     if "first_wins" in figures:
         english += f"; first player wins {math.floor(figures['first_wins'] * 100 + 0.5)} %"
         tied = math.floor(figures["draws"] * 100 + 0.5)

@@ -111,8 +111,8 @@ GAME_FACTS: dict[str, GameFacts] = {
     ),
     "patchwork": GameFacts(
         players="2",
-        needs="scissors, glue, thin card (160-250 gsm) or cereal-box card",
+        needs="scissors, glue and thin card (or cereal-box card)",  # the card advice beside it says which card
         design="Uwe Rosenberg",
-        publisher="Lookout Games (2014); this print-and-play is for your own use",
+        publisher="Lookout Games (2014); this copy is for your own use",
     ),
 }
