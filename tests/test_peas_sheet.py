@@ -139,7 +139,7 @@ def test_own_mask_is_measured_and_named_as_such(tmp_path):
     "args, message",
     [
         (["--pea", "9"], "pea 9.0 mm: use 10 to 20 mm"),
-        (["--pea", "14"], "the largest pea that fits is 10.7 mm"),
+        (["--pea", "14"], "the largest pea that fits is 11 mm"),
         (["--rows", "0"], "rows 0"),
         (["--rows", "9", "--cols", "9"], "does not fit the A6 landscape card even with 10 mm peas"),
         (["--rows", "3", "--layout", "easy"], "give either a layout or rows and cols"),

@@ -359,6 +359,26 @@ def box_parameters(kind: str, params: dict) -> dict:
     raise ValueError(f"kind {kind!r}: no publisher's box")
 
 
+def box_texts(page: PageDrawing, heading: str) -> list[str]:
+    """The text of each publisher's box on the page, line by line in reading order: the words inside
+    the smallest outlined rectangle around each ``heading``'s first word (a box standing in a narrow
+    column beside a board reads apart from the row numbers). The page's text if there is no box."""
+    first = heading.split()[0]
+    texts = []
+    for word in page.words:
+        if word.text != first:
+            continue
+        around = [b for b in page.boxes if b.stroke and b.x0 <= word.x0 and word.x1 <= b.x1 and b.top <= word.top
+                  and word.bottom <= b.bottom]
+        if not around:
+            continue
+        box = min(around, key=lambda b: b.w * b.h)
+        inside = [w for w in page.words if box.x0 <= (w.x0 + w.x1) / 2 <= box.x1 and box.top <= (w.top + w.bottom) / 2 <= box.bottom]
+        inside.sort(key=lambda w: (round((w.top + w.bottom) / 2 / 1.5), w.x0))  # lines 1.5 mm apart or more
+        texts.append(" ".join(w.text for w in inside))
+    return texts or [page.text]
+
+
 def _printed_figures(lang: str, text: str) -> set[tuple[int, ...]]:
     """The simulated figures printed in ``text``, each as (games, shortest, longest, median, first
     player's wins %, tied %), the last two -1 where not printed."""
@@ -412,7 +432,7 @@ def check_publisher_box(drawing: PdfDrawing, kind: str, pages: list[int] | None 
             problems.append(f"page {index + 1}: no {', '.join(repr(m) for m in missing[:3])}")
         flat = " ".join(page.text.split())
         problems += [f"page {index + 1}: an unknown fact ({phrase!r})" for phrase in unknown if phrase in flat]
-        printed = _printed_figures(lang, page.text)
+        printed = set().union(*(_printed_figures(lang, text) for text in box_texts(page, said(lang, PUBLISHER_HEADING))))
         if printed != want:
             problems.append(f"page {index + 1}: simulated figures (games, shortest, longest, median, first player's "
                             f"wins %, tied %) {sorted(printed) or 'not printed'}, stored {sorted(want) or 'none'}")
