@@ -215,10 +215,13 @@ def wrap_active(text: str, width_mm: float, size_pt: float, font: str = "Helveti
 
 def break_lines(text: str, width_mm: float, measure) -> list[str]:
     """Greedy line breaking at spaces (Korean separates words with spaces too); a word wider than
-    the line is broken between characters (Hangul syllables may break anywhere)."""
+    the line is broken between characters (Hangul syllables may break anywhere). A lone separator or
+    closing mark stays with the word before it, an opening mark with the word after it."""
+    from printables.linebreak import glue_words
+
     lines: list[str] = []
     current = ""
-    for word in text.split():
+    for word in glue_words(text.split()):
         candidate = f"{current} {word}" if current else word
         if measure(candidate) <= width_mm:
             current = candidate

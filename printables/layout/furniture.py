@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from printables import __version__
+from printables.linebreak import glue_words
 from printables.i18n import active_lang, in_page_language
 from printables.layout.primitives import Item, Line, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.rules.facts import GameFacts
@@ -20,7 +21,7 @@ FOOTER_PT = 7.0
 BOX_HEADING = "About the game"
 BOX_PT = 8.0  # body text of a sheet is 8 pt or more
 BOX_PAD_MM = 1.6
-COMPACT_PAD_MM = 1.0
+COMPACT_PAD_MM = 1.6  # text keeps 1.5 mm from the box (the preflight's clearance)
 BOX_GAP_MM = 3.0  # between the box and the ruler under it
 BOX_LINE_MM = 0.25
 BOX_GREY = 0.45
@@ -64,7 +65,7 @@ def _broken(lang: str, paragraph: str, first_mm: float, width_mm: float, size_pt
     gives depend on nothing else (``lang`` is the language being drawn in).
     """
     lines: list[str] = []
-    for word in paragraph.split():
+    for word in glue_words(paragraph.split()):  # a lone '·' stays with the word before it
         if lines and text_width_mm(f"{lines[-1]} {word}", size_pt) <= (first_mm if len(lines) == 1 else width_mm):
             lines[-1] = f"{lines[-1]} {word}"
         else:
