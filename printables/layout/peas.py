@@ -576,6 +576,7 @@ def parameters_json(card: PeaCard, plan: CardPlan, sheet: Imposition, mean: floa
             "pea_mm": plan.pea,
             "pitch_mm": plan.pitch,
             "back": card.back,
+            "back_offset_mm": list(card.back_offset),
             "borderless": card.borderless,
             "cards_per_page": sheet.count,
             "page_mm": [round(sheet.page_w, 3), round(sheet.page_h, 3)],
@@ -628,7 +629,9 @@ def layout(card: PeaCard) -> Document:
     pages = [_page(card, sheet, front(card, plan, mean), origins, card_w, card_h, page_ruler, "front")]
     if card.back:
         backs = mirror_for_duplex(sheet, origins, card_w, card_h)
-        pages.append(_page(card, sheet, back(card, mean), backs, card_w, card_h, page_ruler, "back: rules"))
+        page = _page(card, sheet, back(card, mean), backs, card_w, card_h, page_ruler, "back: rules")
+        dx, dy = card.back_offset  # the whole back moves to meet a printer that shifts the back side
+        pages.append(Page(page.width, page.height, translate(page.items, dx, dy)) if (dx, dy) != (0.0, 0.0) else page)
     name = card.layout_name() or "own"
     turn = "landscape" if card.landscape else "portrait"
     return Document(
