@@ -344,3 +344,23 @@ def expected_smushed(layout: peas.Layout, name: str | None) -> float:
         return peas.EXPECTED_SMUSHED[name]
     analysis = peas.analyse_layout(layout, games=ANALYSIS_GAMES, seed=ANALYSIS_SEED, policy=ANALYSIS_POLICY)
     return round(analysis.mean, 2)
+
+
+CALIBRATION_PAPERS = ("a4", "letter")
+
+
+@dataclass(frozen=True)
+class DuplexCalibration:
+    """A two-sided test page that measures a printer's duplex shift (``printables peas --calibrate-duplex``)."""
+
+    paper: str = "a4"
+    lang: str = "en"  # the page's words are English for now; the numbers read the same in any language
+
+    def __post_init__(self) -> None:
+        if self.paper not in CALIBRATION_PAPERS:
+            raise ParameterError(f"paper {self.paper!r}: use one of {', '.join(CALIBRATION_PAPERS)}")
+        object.__setattr__(self, "lang", "en")
+
+    def file_stem(self) -> str:
+        """``duplex-calibration-a4``."""
+        return f"duplex-calibration-{self.paper}"
