@@ -20,14 +20,15 @@ def is_leading_mark(word: str) -> bool:
 
 
 def glue_words(words) -> list[str]:
-    """``words`` (split at spaces) with each lone separator or closing mark joined to the word before
-    it and each lone opening mark to the word after it, a space between: the units a line breaks between."""
+    """``words`` (split at spaces) with each word that starts with a separator or closing mark joined
+    to the word before it and each that ends with an opening mark to the word after it, a space
+    between: the units a line breaks between."""
     glued: list[str] = []
     opening = ""
     for word in words:
-        if glued and is_trailing_mark(word) and not opening:
+        if glued and is_trailing_mark(word[0]) and not opening:
             glued[-1] = f"{glued[-1]} {word}"
-        elif is_leading_mark(word):
+        elif is_leading_mark(word[-1]):
             opening = f"{opening} {word}" if opening else word
         else:
             glued.append(f"{opening} {word}" if opening else word)
