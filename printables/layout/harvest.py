@@ -166,7 +166,7 @@ def _rules_lines(sheet: HarvestSheet, width: float) -> list[str]:
 def _region_area(sheet: HarvestSheet) -> tuple[float, float, Box]:
     page_w, page_h = page_size_mm(sheet.paper, sheet.landscape)
     inner_w = page_w - 2 * PAGE_MARGIN_MM
-    rules_h = len(_rules_lines(sheet, inner_w)) * line_height_mm(RULES_SIZE_PT) + 2 + RULES_CLEAR_MM
+    rules_h = len(_rules_lines(sheet, inner_w)) * line_height_mm(RULES_SIZE_PT) + 2  # RULES_CLEAR_MM comes out of the 2 mm under them
     top = PAGE_MARGIN_MM
     bottom = page_h - PAGE_MARGIN_MM - furniture_height(inner_w, GAME_FACTS[KIND]) - rules_h
     return page_w, page_h, Box(PAGE_MARGIN_MM, top, inner_w, bottom - top)
