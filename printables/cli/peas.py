@@ -13,9 +13,7 @@ from printables.params.peas import POSTCARDS, SHEET_PAPERS
 
 @click.command(cls=SheetCommand, epilog=examples(
     'printables peas --back',
-    'printables peas --paper a4 --back',
     'printables peas --bleed 3 --back -o print-shop.pdf',
-    'printables peas --layout heart --postcard 4x6',
     'printables peas --calibrate-duplex -o duplex-test.pdf',
     'printables peas --paper a4 --back --back-offset 1.5,-2',
 ))
