@@ -305,3 +305,35 @@ def test_no_turkish_patchwork_line_starts_with_the_separator(tmp_path):
     with open_pdf(path) as pdf:
         result = pf.check_line_ends(pdf)
     assert result.ok, result.detail
+
+
+def _crowded_texts(path) -> list:
+    from pypdf import PdfReader
+
+    from printables.check.parsing import open_pdf
+
+    with open_pdf(path) as pdf:
+        return pf.clearance_findings(pdf, PdfReader(str(path)))
+
+
+def test_the_easy_card_keeps_its_subtitle_score_and_rules_clear_of_the_boxes(tmp_path):
+    """Issue #24: on the easy card the subtitle stood 1.4 mm from the band's edge, "score" 1.2 mm from
+    the score box and the rules under the tally box 1.3 mm from it."""
+    from printables.sheets import write_sheet
+
+    path = write_sheet("peas", PeaCard(layout="easy"), tmp_path / "easy.pdf")
+    crowded = [f for f in _crowded_texts(path)
+               if f.text == "score" or f.text.startswith("a solitaire roll-and-write") or f.text.startswith("value, and its")]
+    assert crowded == []
+
+
+def test_the_harvest_rules_and_the_page_ruler_stand_clear_of_the_lines_above_them(tmp_path):
+    """Issue #24: the rules under the 4-up score tables stood 1.2 mm from the tables and cut lines,
+    and the page ruler's words 1.3 mm under its line."""
+    from printables.params.harvest import HarvestSheet
+    from printables.sheets import write_sheet
+
+    path = write_sheet("harvest", HarvestSheet(grid=(11, 5), per_page=4), tmp_path / "h.pdf")
+    crowded = [f for f in _crowded_texts(path)
+               if f.text.startswith("Each player picks") or f.text in ("0", "100 mm") or f.text.startswith("print at 100 %")]
+    assert crowded == []

@@ -820,6 +820,58 @@ def _font_inks(reader: PdfReader) -> dict[int, dict[str, dict]]:
     return pages
 
 
+@dataclass(frozen=True)
+class Crowding:
+    """A text line closer than ``CLEARANCE_MM`` to a box edge or another text (see ``check_clearance``)."""
+
+    page: int
+    gap_mm: float
+    text: str  # the line's text
+    what: str  # "a rectangle edge", "a line edge", "a curve edge" or "the text '...'"
+    x_mm: float
+    top_mm: float
+
+    def __str__(self) -> str:
+        return f"{self.text[:30]!r} {max(self.gap_mm, 0):.1f} mm from {self.what} at ({self.x_mm:.0f}, {self.top_mm:.0f}) mm"
+
+
+def clearance_findings(pdf, reader: PdfReader, counts: list | None = None) -> list[Crowding]:
+    """Every text line of the file closer than ``CLEARANCE_MM`` to a box edge (the nearest one) or to
+    another text, as ``check_clearance`` defines them; ``counts`` gets the lines read per page."""
+    inks = _font_inks(reader)
+    out: list[Crowding] = []
+    for number, page in enumerate(pdf.pages, 1):
+        lines = _text_lines(page, inks.get(number, {}))
+        if counts is not None:
+            counts.append(len(lines))
+        segments = list(_segments(page))
+        for line in lines:
+            worst = None
+            middle = ((line.x0 + line.x1) / 2, (line.top + line.bottom) / 2)
+            for ax, ay, bx, by, half, kind, symbol, (sx0, sy0, sx1, sy1) in segments:
+                # quick reject: the segment's box is far from the line's box
+                if (min(ax, bx) - half > line.x1 + CLEARANCE_MM or max(ax, bx) + half < line.x0 - CLEARANCE_MM
+                        or min(ay, by) - half > line.bottom + CLEARANCE_MM or max(ay, by) + half < line.top - CLEARANCE_MM):
+                    continue
+                if symbol and not (sx0 <= middle[0] <= sx1 and sy0 <= middle[1] <= sy1):
+                    continue  # an icon the text labels, not a box around it
+                gap = _box_segment(line, ax, ay, bx, by) - half
+                if gap < CLEARANCE_MM - 0.005 and (worst is None or gap < worst[0]):
+                    worst = (gap, f"a {kind} edge")
+            if worst is not None:
+                out.append(Crowding(number, worst[0], line.text, worst[1], line.x0, line.top))
+        block = _blocks(lines)
+        for i, a in enumerate(lines):
+            for j in range(i + 1, len(lines)):
+                b = lines[j]
+                if block[i] == block[j]:
+                    continue
+                gap = _box_box(a, b)
+                if gap < CLEARANCE_MM - 0.005:
+                    out.append(Crowding(number, gap, a.text, f"the text {b.text[:30]!r}", a.x0, a.top))
+    return out
+
+
 def check_clearance(pdf, reader: PdfReader) -> CheckResult:
     """No text line closer than ``CLEARANCE_MM`` to a box's edge or to another text.
 
@@ -841,42 +893,16 @@ def check_clearance(pdf, reader: PdfReader) -> CheckResult:
 
     Rotated text is not measured (no sheet sets body text at an angle).
     """
-    inks = _font_inks(reader)
     problems = []
     counted = 0
-    for number, page in enumerate(pdf.pages, 1):
-        lines = _text_lines(page, inks.get(number, {}))
-        counted += len(lines)
-        segments = list(_segments(page))
-        found = []
-        for line in lines:
-            worst = None
-            middle = ((line.x0 + line.x1) / 2, (line.top + line.bottom) / 2)
-            for ax, ay, bx, by, half, kind, symbol, (sx0, sy0, sx1, sy1) in segments:
-                # quick reject: the segment's box is far from the line's box
-                if (min(ax, bx) - half > line.x1 + CLEARANCE_MM or max(ax, bx) + half < line.x0 - CLEARANCE_MM
-                        or min(ay, by) - half > line.bottom + CLEARANCE_MM or max(ay, by) + half < line.top - CLEARANCE_MM):
-                    continue
-                if symbol and not (sx0 <= middle[0] <= sx1 and sy0 <= middle[1] <= sy1):
-                    continue  # an icon the text labels, not a box around it
-                gap = _box_segment(line, ax, ay, bx, by) - half
-                if gap < CLEARANCE_MM - 0.005 and (worst is None or gap < worst[0]):
-                    worst = (gap, f"a {kind} edge")
-            if worst is not None:
-                found.append((worst[0], f"{line.text[:30]!r} {max(worst[0], 0):.1f} mm from {worst[1]} at ({line.x0:.0f}, {line.top:.0f}) mm"))
-        block = _blocks(lines)
-        for i, a in enumerate(lines):
-            for j in range(i + 1, len(lines)):
-                b = lines[j]
-                if block[i] == block[j]:
-                    continue
-                gap = _box_box(a, b)
-                if gap < CLEARANCE_MM - 0.005:
-                    found.append((gap, f"{a.text[:30]!r} {gap:.1f} mm from the text {b.text[:30]!r} at ({a.x0:.0f}, {a.top:.0f}) mm"))
-        if found:
-            found.sort()
-            problems.append(f"page {number}: {len(found)} text line(s) closer than {CLEARANCE_MM:g} mm to a box or another text, e.g. "
-                            + "; ".join(text for _, text in found[:3]))
+    pages: dict[int, list[Crowding]] = {}
+    for found in clearance_findings(pdf, reader, counts := []):
+        pages.setdefault(found.page, []).append(found)
+    counted = sum(counts)
+    for number, found in sorted(pages.items()):
+        found.sort(key=lambda f: f.gap_mm)
+        problems.append(f"page {number}: {len(found)} text line(s) closer than {CLEARANCE_MM:g} mm to a box or another text, e.g. "
+                        + "; ".join(str(f) for f in found[:3]))
     return CheckResult("clearance", not problems, "; ".join(problems[:3])
                        or f"{counted} text line(s), each at least {CLEARANCE_MM:g} mm from every box edge and every other text")
 
