@@ -138,3 +138,8 @@ def test_calibrate_duplex_writes_the_calibration_page(tmp_path):
     result = CliRunner().invoke(main, ["peas", "--calibrate-duplex", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert len(PdfReader(str(out)).pages) == 2 and _failed(out) == {}
+
+
+def test_the_duplex_page_in_another_language_is_refused_in_words(tmp_path):
+    result = CliRunner().invoke(main, ["peas", "--calibrate-duplex", "--lang", "tr", "-o", str(tmp_path / "x.pdf")])
+    assert result.exit_code == 2 and "English only" in result.output and not (tmp_path / "x.pdf").exists()

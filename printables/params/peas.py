@@ -354,12 +354,14 @@ class DuplexCalibration:
     """A two-sided test page that measures a printer's duplex shift (``printables peas --calibrate-duplex``)."""
 
     paper: str = "a4"
-    lang: str = "en"  # the page's words are English for now; the numbers read the same in any language
+    lang: str = "en"  # the page's words are English only for now; the numbers read the same in any language
 
     def __post_init__(self) -> None:
         if self.paper not in CALIBRATION_PAPERS:
             raise ParameterError(f"paper {self.paper!r}: use one of {', '.join(CALIBRATION_PAPERS)}")
-        object.__setattr__(self, "lang", "en")
+        if self.lang != "en":
+            raise ParameterError(f"lang {self.lang!r}: the duplex test page is in English only for now "
+                                 "(its scales read the same in any language); leave out --lang")
 
     def file_stem(self) -> str:
         """``duplex-calibration-a4``."""
