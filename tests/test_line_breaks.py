@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from uniseg.linebreak import line_break_boundaries
 
-from printables.i18n import break_lines
+from printables.layout.language import break_lines
 from printables.i18n.fonts import width_mm
 from printables.layout.primitives import wrap
 from printables.linebreak import CLOSING, OPENING, SEPARATORS

@@ -219,7 +219,7 @@ def test_a_build_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
 def test_a_worker_ends_when_its_parent_has_changed(tmp_path):
     """The portable guard (no prctl): a process whose parent is not the one it was started by ends."""
     code = ("import os, sys, time; from printables import lifeline; "
-            "lifeline._set_death_signal = lambda: False; lifeline.die_with_parent(int(sys.argv[1])); time.sleep(30)")
+            "lifeline.set_parent_death_signal = lambda signum: False; lifeline.die_with_parent(int(sys.argv[1])); time.sleep(30)")
     started = time.monotonic()
     result = subprocess.run([sys.executable, "-c", code, "1"], env=_env(), timeout=20)  # its parent is not pid 1
     assert result.returncode == 1

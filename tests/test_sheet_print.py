@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pdfplumber
 
-from printables.i18n import catalogue
+from printables.i18n.books import catalogue
 import pytest
 from click.testing import CliRunner
 

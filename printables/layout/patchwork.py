@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,9 +43,7 @@ from printables.layout.primitives import (
 from printables.layout.sheet import PAGE_MARGIN_MM, floor_to
 from printables.paper import page_size_mm
 from printables.params.patchwork import MIN_CELL_MM, PatchworkSheet
-from printables.records import frozen_record, set_field
 from printables.rules import patchwork as rules
-
 from printables.rules.facts import GAME_FACTS
 
 KIND = "patchwork"
@@ -404,7 +403,7 @@ def waste_crosses(pieces: list[frozenset[tuple[int, int]]], cols: int, rows: int
 # Packing the patches
 
 
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Placed:
     """A patch on a patch page's lattice: its id, orientation and the top-left of its box."""
 
@@ -412,12 +411,6 @@ class Placed:
     orientation: int
     row: int
     col: int
-
-    def __init__(self, patch_id, orientation, row, col):
-        set_field(self, "patch_id", patch_id)
-        set_field(self, "orientation", orientation)
-        set_field(self, "row", row)
-        set_field(self, "col", col)
 
     def cells(self) -> frozenset[tuple[int, int]]:
         """The lattice cells it covers as (row, col)."""
@@ -653,7 +646,7 @@ def _quilt_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
 # Time track
 
 
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Space:
     """One time-track space: its position (0 to 53), centre and radius in mm."""
 
@@ -661,12 +654,6 @@ class Space:
     cx: float
     cy: float
     r: float
-
-    def __init__(self, position, cx, cy, r):
-        set_field(self, "position", position)
-        set_field(self, "cx", cx)
-        set_field(self, "cy", cy)
-        set_field(self, "r", r)
 
 
 def spiral_spaces(space_mm: float) -> list[Space]:
