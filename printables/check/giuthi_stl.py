@@ -859,10 +859,15 @@ def check_hinge(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> lis
     axis_x = float(np.mean([b.x for b in every]))
     axis_z = float(np.mean([b.z for b in every]))
     off = max(math.hypot(b.x - axis_x, b.z - axis_z) for b in every)
-    pilot = [2 * b.radius for b in bores["left"]]
-    clear = [2 * b.radius for b in bores["right"]]
-    sized = all(0.7 * d <= v <= 0.85 * d for v in pilot) and all(d + 0.1 <= v <= d + 0.6 for v in clear)
-    bite = min(b.y1 - b.y0 for b in bores["left"])
+    # A pilot bore is narrower than the screw, a clearance bore wider: one of each at each end of
+    # the fold, the clearance (turning) knuckle outside, whichever half it belongs to.
+    pilots = [(side, b) for side in SIDES for b in bores[side] if 2 * b.radius < d]
+    clears = [(side, b) for side in SIDES for b in bores[side] if 2 * b.radius >= d]
+    pilot = [2 * b.radius for _, b in pilots]
+    clear = [2 * b.radius for _, b in clears]
+    sized = bool(pilots) and bool(clears) and all(0.7 * d <= v <= 0.85 * d for v in pilot) \
+        and all(d + 0.1 <= v <= d + 0.6 for v in clear)
+    bite = min((b.y1 - b.y0 for _, b in pilots), default=0.0)
     # The pilot bore runs half a millimetre past the screw's tip and starts in the hinge gap.
     engaged = bite - 0.5
     walls = sorted(every, key=lambda b: b.wall)
@@ -872,10 +877,11 @@ def check_hinge(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> lis
                     f"{len(bores['left'])} left and {len(bores['right'])} right bores on one axis at"
                     f" x {axis_x:.2f}, z {axis_z:.2f}; worst off by {off:.3f} mm (at most {COAXIAL_MM})"),
         CheckResult("screw holes sized", sized,
-                    f"pilot {', '.join(f'{v:.2f}' for v in pilot)} mm in the left (biting) half, clearance"
-                    f" {', '.join(f'{v:.2f}' for v in clear)} mm in the right (turning) half for a {d:g} mm screw"),
+                    f"pilot {', '.join(f'{2 * b.radius:.2f} ({side})' for side, b in pilots) or 'none'} mm, the"
+                    f" screws' bite; clearance {', '.join(f'{2 * b.radius:.2f} ({side})' for side, b in clears) or 'none'}"
+                    f" mm, where they turn, for a {d:g} mm screw"),
         CheckResult("screw engagement", engaged >= ENGAGEMENT_FACTOR * d - 0.3,
-                    f"pilot bores {', '.join(f'{b.y1 - b.y0:.1f}' for b in bores['left'])} mm long: the screw"
+                    f"pilot bores {', '.join(f'{b.y1 - b.y0:.1f}' for _, b in pilots)} mm long: the screw"
                     f" bites at least {engaged:.1f} mm ({ENGAGEMENT_FACTOR:g} x d = {ENGAGEMENT_FACTOR * d:.1f})"),
         CheckResult("hinge walls", thinnest.wall >= HINGE_WALL_MM - WALL_TOLERANCE_MM,
                     "plastic round each bore, thinnest first: "
