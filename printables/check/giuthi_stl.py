@@ -28,6 +28,8 @@ from printables.params.giuthi_board import (
     ENGAGEMENT_FACTOR,
     HINGE_NECK_MM,
     HINGE_WALL_MM,
+    LAYER_HEIGHT_MM,
+    MAX_ROUND_ASPECT,
     MIN_KNUCKLES,
     MIN_WALL_MM,
     OVERHANG_DEG,
@@ -58,6 +60,11 @@ MIN_BED_SPREAD = 0.90  # bed contact extent / part extent, in x and in y
 BED_Z_MM = 1e-4
 # Odd offsets keep ray grids off the round coordinates where mesh edges and vertices sit.
 GRID_OFFSET = (0.01731, 0.02917)
+SURFACE_TOLERANCE_MM = 0.05  # a point this little over the playing surface is meshing, not a part
+ASPECT_TOLERANCE = 0.04  # a pit's plan measured on a 0.5 mm ray grid
+LID_MIN_DEPTH_MM = 2 * LAYER_HEIGHT_MM  # two layers: the least step a 0.2 mm layer prints as a step
+LID_MAX_DEPTH_MM = 1.2  # deeper letters make wider bridges over their strokes for nothing
+LID_EDGE_MM = 2.0  # the underside this close to its outline (chamfer, knuckles) is not looked at
 PAIR_BUDGET = 3_000_000  # ray-triangle candidate pairs per numpy batch (memory bound)
 
 
@@ -733,6 +740,7 @@ def _check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
         m = meshes[side]
         results += [check_solid(side, m), check_bed_fit(side, m), check_bed_face(side, m)]
     results += check_cavities(meshes, p, seed)
+    results.append(check_lid(meshes))
     for side in SIDES:
         results += check_printability(side, meshes[side])
     results += check_hinge(meshes, p)
@@ -760,6 +768,8 @@ def check_cavities(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
     if why:
         return results + [CheckResult("pits and stores", False, why)]
     results.append(check_side_marks(marks, rows))
+    results.append(check_play_surface(meshes, stores, rows, rims))
+    results.append(check_pit_shape(rows, p))
     halves_ok = all(len(per_half[s]) == n + 1 for s in SIDES)
     pits = rows[0] + rows[1]
     results.append(
@@ -793,6 +803,112 @@ def check_cavities(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
                     f"pits and stores of both halves hold {closed_holds} seeds, the game has {total}"),
     ]
     return results
+
+
+def play_area(stores: list[Cavity], rows: list[list[Cavity]]) -> tuple[float, float, float, float]:
+    """(x0, x1, y0, y1) of the play area: from store to store, across both rows of pits."""
+    pits = rows[0] + rows[1]
+    return (min(c.x0 for c in stores), max(c.x1 for c in stores),
+            min(c.y0 for c in pits), max(c.y1 for c in pits))
+
+
+def highest_over(mesh: trimesh.Trimesh, area: tuple[float, float, float, float],
+                 step: float = PIT_STEP_MM) -> tuple[float, float, float] | None:
+    """The highest point (z, x, y) of ``mesh`` seen from above within ``area`` (x0, x1, y0, y1)."""
+    grid, top = top_surface(mesh, step)
+    xs, ys = grid.xy()
+    x0, x1, y0, y1 = area
+    inside_area = np.isfinite(top) & (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
+    if not inside_area.any():
+        return None
+    k = np.flatnonzero(inside_area.ravel())[np.argmax(top.ravel()[inside_area.ravel()])]
+    return float(top.ravel()[k]), float(xs.ravel()[k]), float(ys.ravel()[k])
+
+
+def check_play_surface(meshes: dict[str, trimesh.Trimesh], stores: list[Cavity], rows: list[list[Cavity]],
+                       rims: dict[str, float]) -> CheckResult:
+    """No point of either half stands above the playing surface over the play area: the pits, the
+    stores and everything between them (where hands sow across the fold)."""
+    area = play_area(stores, rows)
+    found, problems = [], []
+    for side in SIDES:
+        high = highest_over(meshes[side], area)
+        if high is None:
+            continue
+        z, x, y = high
+        above = z - rims[side]
+        found.append(f"{side} {z:.2f} mm")
+        if above > SURFACE_TOLERANCE_MM:
+            problems.append(f"the {side} half stands {above:.1f} mm above the playing surface at x {x:.1f}, y {y:.1f}")
+    where = f"x {area[0]:.0f} to {area[1]:.0f}, y {area[2]:.0f} to {area[3]:.0f} mm"
+    return CheckResult(
+        "nothing above the playing surface", not problems,
+        "; ".join(problems) + f" (play area {where})" if problems else
+        f"play area {where}: highest points {', '.join(found)}, playing surface {max(rims.values()):.2f} mm")
+
+
+def check_pit_shape(rows: list[list[Cavity]], p: GiuthiBoardParams) -> CheckResult:
+    """Pits measured in plan: cups close to round (at most 1.4 x as long as wide) unless oval was asked."""
+    pits = rows[0] + rows[1]
+    sizes = [(c.x1 - c.x0, c.y1 - c.y0) for c in pits]
+    aspect = max(max(a, b) / min(a, b) for a, b in sizes)
+    limit = MAX_ROUND_ASPECT if p.pit_shape == "round" else math.inf
+    w = f"{min(a for a, _ in sizes):.1f}-{max(a for a, _ in sizes):.1f}"
+    h = f"{min(b for _, b in sizes):.1f}-{max(b for _, b in sizes):.1f}"
+    floor = min(c.depth for c in pits)
+    what = (f"at most {MAX_ROUND_ASPECT:g} for round pits" if p.pit_shape == "round" else "oval pits asked for")
+    return CheckResult(
+        "pit shape", aspect <= limit + ASPECT_TOLERANCE,
+        f"pits {w} mm along the rows by {h} across, {floor:.1f} mm deep: aspect up to {aspect:.2f} ({what})")
+
+
+def underside(mesh: trimesh.Trimesh, step: float = PIT_STEP_MM) -> tuple[Grid, np.ndarray]:
+    """Height of the lowest surface on a ray grid over the part (NaN where a ray misses)."""
+    grid = grid_over(mesh.bounds[0], mesh.bounds[1], step)
+    ray, z, _ = mesh_hits(mesh.vertices, mesh.faces, grid)
+    bottom = np.full(grid.nx * grid.ny, np.nan)
+    if len(ray):
+        first = np.r_[True, ray[1:] != ray[:-1]]
+        bottom[ray[first]] = z[first]
+    return grid, bottom.reshape(grid.ny, grid.nx)
+
+
+def find_lid_words(mesh: trimesh.Trimesh, step: float = PIT_STEP_MM) -> tuple[float, tuple[float, float, float, float]] | None:
+    """Words debossed into the underside: (roof height above the bed, (x0, x1, y0, y1)), or None.
+
+    What rises off the bed inside the footprint without reaching its edge: the band's groove runs
+    from side to side and the knuckles hang at the edge, so neither counts.
+    """
+    grid, bottom = underside(mesh, step)
+    foot = np.isfinite(bottom) & (bottom <= BED_Z_MM + 1e-3)
+    foot = ndimage.binary_closing(foot, iterations=int(4 / step)) | foot
+    interior = ndimage.binary_erosion(ndimage.binary_fill_holes(foot), iterations=int(LID_EDGE_MM / step))
+    raised = interior & np.isfinite(bottom) & (bottom > BED_Z_MM + 0.05)
+    labels, count = ndimage.label(raised)
+    edge = interior & ~ndimage.binary_erosion(interior)
+    keep = np.zeros_like(raised)
+    for k in range(1, count + 1):
+        cells = labels == k
+        if not (cells & ndimage.binary_dilation(edge)).any():
+            keep |= cells
+    if not keep.any():
+        return None
+    xs, ys = grid.xy()
+    return float(np.max(bottom[keep])), (float(xs[keep].min()), float(xs[keep].max()),
+                                         float(ys[keep].min()), float(ys[keep].max()))
+
+
+def check_lid(meshes: dict[str, trimesh.Trimesh]) -> CheckResult:
+    """The turning half's underside, the closed board's lid, carries debossed words deep enough to print."""
+    found = find_lid_words(meshes["right"])
+    if found is None:
+        return CheckResult("lid words", False, "no words debossed into the right half's underside (the lid)")
+    depth, (x0, x1, y0, y1) = found
+    ok = LID_MIN_DEPTH_MM - 0.01 <= depth <= LID_MAX_DEPTH_MM
+    return CheckResult(
+        "lid words", ok,
+        f"debossed {depth:.2f} mm ({depth / LAYER_HEIGHT_MM:.0f} layers; {LID_MIN_DEPTH_MM:g} to {LID_MAX_DEPTH_MM:g})"
+        f" into the right half's underside over {x1 - x0:.0f} x {y1 - y0:.0f} mm")
 
 
 def check_side_marks(marks: dict[str, list[Cavity]], rows: list[list[Cavity]]) -> CheckResult:
