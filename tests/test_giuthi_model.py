@@ -615,6 +615,22 @@ def test_two_knuckles_at_each_end_do_not_alternate():
     assert "right 0-5, left 6-13, left 117-125, right 125-130" in results["hinge knuckles alternate"].detail
 
 
+def test_a_pair_at_each_end_turned_the_other_way_at_north_alternates_and_passes():
+    #   y = 0                                   y = 130
+    #   [R clearance][L pilot] ....... [R pilot][L clearance]
+    p = GiuthiBoardParams()
+    meshes = {"right": trimesh.util.concatenate([tube(0, 5, 4.3, 1.25), tube(116.8, 124.6, 4.3, 0.85)]),
+              "left": trimesh.util.concatenate([tube(5.4, 13.2, 4.3, 0.85), tube(125, 130, 4.3, 1.25)])}
+    results = {r.name: r for r in check.check_hinge(meshes, p)}
+    assert results["hinge knuckles alternate"].ok, results["hinge knuckles alternate"].detail
+    assert "4 knuckles" in results["hinge knuckles alternate"].detail
+    for name in ("screw holes sized", "screw engagement", "hinge walls", "hinge necks", "screw holes coaxial"):
+        assert results[name].ok, (name, results[name].detail)
+    # One pilot and one clearance bore in each half, told apart by their size.
+    assert "1.70 (left), 1.70 (right)" in results["screw holes sized"].detail
+    assert "clearance 2.50 (left), 2.50 (right)" in results["screw holes sized"].detail
+
+
 def test_a_short_pilot_bore_fails_the_screw_engagement():
     p = GiuthiBoardParams()
     meshes = toy_hinge(4.3)
@@ -699,6 +715,49 @@ def test_default_board_files_and_every_check_pass(built):
                      "player sides marked",
                      "closes face to face", "left: overhangs", "right: walls", "left: bridges"):
         assert expected in names
+
+
+@pytest.mark.slow
+def test_a_centre_knuckle_stands_above_the_play_area_and_fails(built):
+    # The board before this check: a third knuckle of the turning half in the middle of the fold,
+    # 4.3 mm proud between the rows, where hands sow across from one half to the other.
+    import dataclasses
+
+    import printables.cad.giuthi_board as cad
+
+    p, halves, _, _ = built
+    lay = layout.half_layout(p, "right")
+    mid = p.half_width_mm / 2
+    centre = layout.Knuckle("right", mid - 5.0, mid + 5.0, "none", 0.0, mid, mid)
+    old = cad.build_half(p, "right", dataclasses.replace(lay, knuckles=lay.knuckles + (centre,)))
+    meshes = {"left": _mesh(cad, halves["left"]), "right": _mesh(cad, old)}
+    result = {r.name: r for r in check.check_cavities(meshes, p)}["nothing above the playing surface"]
+    assert not result.ok
+    assert re.search(r"the right half stands 4\.[23] mm above the playing surface at x -?0\.\d, y (6[7-9]|7\d)\.\d \(play area", result.detail), \
+        result.detail
+    # The board as built: the end knuckles stand in the borders, outside the play area.
+    meshes["right"] = _mesh(cad, halves["right"])
+    result = {r.name: r for r in check.check_cavities(meshes, p)}["nothing above the playing surface"]
+    assert result.ok and "highest points left 8.70 mm, right 8.70 mm" in result.detail, result.detail
+
+
+@pytest.mark.slow
+def test_the_lid_says_giuthi_three_layers_deep_and_the_cups_are_round(built):
+    import printables.cad.giuthi_board as cad
+
+    p, halves, _, _ = built
+    meshes = {side: _mesh(cad, halves[side]) for side in layout.SIDES}
+    results = {r.name: r for r in check.check_meshes(meshes, p)}
+    assert results["lid words"].ok and results["lid words"].detail.startswith("debossed 0.60 mm (3 layers")
+    assert results["pit shape"].ok and "at most 1.4 for round pits" in results["pit shape"].detail
+    # Without the words the lid check fails; stretched into troughs, round pits fail their shape.
+    bare = cad.build_half(p, "right", dataclasses.replace(layout.half_layout(p, "right"), lid=()))
+    assert not check.check_lid({"left": meshes["left"], "right": _mesh(cad, bare)}).ok
+    oval = GiuthiBoardParams(pit_shape="oval", pit_length_mm=56.0, row_margin_mm=15.1)
+    trough = {side: _mesh(cad, cad.build_half(oval, side)) for side in layout.SIDES}
+    assert {r.name: r for r in check.check_cavities(trough, oval)}["pit shape"].ok
+    shape = {r.name: r for r in check.check_cavities(trough, p)}["pit shape"]
+    assert not shape.ok and re.search(r"aspect up to 1\.[56]", shape.detail), shape.detail
 
 
 @pytest.mark.slow

@@ -727,7 +727,7 @@ def test_korean_card_with_a_wrong_number_fails(tmp_path):
     assert _card_failures(path) == {}
     _rewrite_card(path, "ko", "태핑 나사 2개", "태핑 나사 3개")
     assert "태핑 나사 3개" in _card_failures(path)["screws = manifest"]
-    _rewrite_card(path, "ko", "4번 출력 x 12개", "3번 출력 x 12개")
+    _rewrite_card(path, "ko", "5번 출력 x 12개", "3번 출력 x 12개")
     assert {"seeds = manifest", "seed copies"} <= set(_card_failures(path))
 
 
@@ -753,10 +753,10 @@ def test_card_says_the_manifests_bean_size_and_how_beans_print(tmp_path):
     board = GiuthiBoardParams()
     seeds = seed_manifest(seed_params_for(board), board)
     assert seeds["size_mm"] == [10.5, 7.35, 4.5] and seeds["file"] == "giuthi-seeds-12-10.5x7.35x4.5mm.stl"
-    assert (seeds["per_print"], seeds["prints"], seeds["needed"]) == (12, 4, 48)
+    assert (seeds["per_print"], seeds["prints"], seeds["needed"]) == (12, 5, 48)
     text = " ".join(_pdf_text(_card_set(tmp_path)).split())
     assert "beans 10.5 x 7.35 x 4.5 mm (long x wide x high), half ellipsoids printed flat side down" in text
-    assert "4 prints x 12 = 48 seeds for 48 (12 pits x 4)" in text
+    assert "5 prints x 12 = 60 seeds for 48 (12 pits x 4)" in text
     assert "dome" not in text
 
 
@@ -775,11 +775,11 @@ def test_card_with_other_seeds_or_board_than_the_manifest_fails(tmp_path):
     card = _card_set(tmp_path / "b")
     manifest_path = next((tmp_path / "b").glob("giuthi-board-*.json"))
     data = json.loads(manifest_path.read_text())
-    data["seeds"].update(prints=5, needed=60)
+    data["seeds"].update(prints=6, needed=60)
     data["params"]["seeds_per_pit"] = 5
     manifest_path.write_text(json.dumps(data))
     failures = _card_failures(card)
-    assert "4 prints x 12 = 48 seeds for 48 (12 pits x 4)" in failures["seeds = manifest"], failures
+    assert "5 prints x 12 = 60 seeds for 48 (12 pits x 4)" in failures["seeds = manifest"], failures
     assert "board = manifest" in failures
     # A manifest without the seeds entry.
     del data["seeds"]
@@ -843,12 +843,13 @@ def test_card_says_which_part_the_slicer_supported():
     assert supports.startswith("none: PrusaSlicer with automatic supports on adds none to any part")
 
 
-def test_card_for_nine_seeds_per_pit_asks_for_nine_prints():
+def test_card_for_nine_seeds_per_pit_asks_for_ten_prints():
     from printables.params.giuthi_board import GiuthiBoardParams
     from printables.render.giuthi_card import giuthi_print_card
 
     card = giuthi_print_card(SeedParams(), {}, GiuthiBoardParams(seeds_per_pit=9))
-    assert card.parts[-1].copies == 9
+    # 108 seeds are exactly 9 prints of 12: a tenth gives the spares.
+    assert card.parts[-1].copies == 10
 
 
 # --------------------------------------------------------------------------------------------

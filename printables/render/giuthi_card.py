@@ -253,7 +253,7 @@ def giuthi_print_card(
             (
                 "Screws",
                 _screw_text(board.screw, board.screw_length_mm, screw_count)
-                + ": through the right half's hinge knuckles into the left half's pilot holes",
+                + ": one at each end of the fold, in through the outer knuckle and into the pilot hole of the knuckle inside it",
             )
         )
         from printables.layout.giuthi_board import band_loop_mm
