@@ -1,6 +1,6 @@
 """Cold start of every sheet command against importing reportlab alone.
 
-Run: python benchmarks/bench_startup.py [--rounds N]   (~1 min at the default 15 rounds)
+Run: python benchmarks/bench_startup.py [--rounds N] [--reference CHECKOUT]   (~1 min at the default 15 rounds)
 
 Each round runs, as fresh processes and in turn: the baseline ``python -c "import
 reportlab.pdfgen.canvas"``, then ``printables <cmd> --help`` and a real build of the command's
@@ -11,7 +11,10 @@ both as ratios to the baseline's, the median of each round's CPU ratio ("paired"
 a machine whose load changes) and the ratio of the lower quartiles of the CPU times ("low": other
 work on a shared machine only adds time, so the faster rounds are the nearer to a quiet machine;
 steadier than the single least time). Goal (issue 14): at most 1.5x the baseline; the verdict
-takes, for each command, the largest of its three CPU ratios.
+takes, for each command, the largest of its three CPU ratios (issue 23 kept the goal once the
+renderer used reportlab's public API only). With --reference (another checkout of the project,
+e.g. `git worktree add /tmp/before <commit>`), that checkout's sheet builds run in the same rounds
+and are printed as "before" rows, with this checkout's CPU time over theirs, round by round.
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ GOAL_RATIO = 1.5
 
 
 def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Run ``argv`` to its end; return (wall seconds, CPU seconds of the child)."""
+    """Run ``argv`` to its end in the checkout on ``env``'s PYTHONPATH (``python -m`` puts the working
+    folder first on the path); return (wall seconds, CPU seconds of the child)."""
     start = time.perf_counter()
-    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(argv, env=env, cwd=env["PYTHONPATH"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -47,7 +51,9 @@ def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=15, help="rounds (medians are reported)")
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--reference", type=Path, help="another checkout whose sheet builds run in the same rounds")
+    args = parser.parse_args()
+    rounds = args.rounds
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's run reads cached bytecode; so must this one
@@ -57,12 +63,19 @@ def main() -> None:
         for cmd in SHEET_COMMANDS:
             cases[f"printables {cmd} --help"] = [python, "-m", "printables", cmd, "--help"]
             cases[f"printables {cmd} -o {cmd}.pdf"] = [python, "-m", "printables", cmd, "-o", str(Path(tmp, f"{cmd}.pdf"))]
-        for argv in cases.values():  # warm the file cache and the bytecode caches once
-            run(argv, env)
+        envs = {name: env for name in cases}
+        if args.reference:
+            reference_env = dict(env, PYTHONPATH=str(args.reference.resolve()))
+            for cmd in SHEET_COMMANDS:
+                name = f"before: {cmd} -o {cmd}.pdf"
+                cases[name] = [python, "-m", "printables", cmd, "-o", str(Path(tmp, f"before-{cmd}.pdf"))]
+                envs[name] = reference_env
+        for name, argv in cases.items():  # warm the file cache and the bytecode caches once
+            run(argv, envs[name])
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
         for _ in range(rounds):
             for name, argv in cases.items():
-                times[name].append(run(argv, env))
+                times[name].append(run(argv, envs[name]))
 
     medians = {name: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t)) for name, t in times.items()}
     base_wall, base_cpu = next(iter(medians.values()))
@@ -83,6 +96,11 @@ def main() -> None:
             worst, worst_name = ratio, name
         print(f"{name:<42} {wall * 1000:>6.0f}ms {wall / base_wall:>5.2f}x   {cpu * 1000:>6.0f}ms {cpu / base_cpu:>5.2f}x"
               f" {paired[name]:>6.2f}x   {low[name] * 1000:>5.0f}ms {low[name] / base_low:>5.2f}x")
+    if args.reference:
+        for cmd in SHEET_COMMANDS:
+            now, before = times[f"printables {cmd} -o {cmd}.pdf"], times[f"before: {cmd} -o {cmd}.pdf"]
+            change = statistics.median(c / b for (_, c), (_, b) in zip(now, before))
+            print(f"{cmd}: CPU {change:.3f}x the reference's ({args.reference}), median of each round's ratio")
     print(f"worst CPU ratio {worst:.2f}x, {worst_name} (the largest of its median, paired and low ratios;"
           f" goal <= {GOAL_RATIO}x): {'met' if worst <= GOAL_RATIO else 'not met'}")
 

@@ -136,16 +136,6 @@ def table_of(path: Path, metrics: Metrics) -> dict:
     }
 
 
-# The bytes of each file read for that check, handed once to the renderer, which embeds the face
-# (render/pdf.py): the file is then read once per run, not twice.
-_READ_FOR_CHECK: dict[str, bytes] = {}
-
-
-def take_file_bytes(path: Path) -> bytes | None:
-    """The bytes of a font file read to check its stored metrics, once (then None)."""
-    return _READ_FOR_CHECK.pop(str(path), None)
-
-
 def _stored_metrics(face: str, path: Path) -> Metrics | None:
     """The stored metrics of a face if they were measured from this very file, else None."""
     try:
@@ -155,7 +145,6 @@ def _stored_metrics(face: str, path: Path) -> Metrics | None:
     data = path.read_bytes()
     if len(data) != table["size"] or hashlib.sha256(data).hexdigest() != table["sha256"]:
         return None
-    _READ_FOR_CHECK[str(path)] = data
     codes = [code for start, count in table["code_runs"] for code in range(start, start + count)]
     return table["units_per_em"], dict(zip(codes, table["advances"])), table["cap_height"], table["notdef_advance"]
 

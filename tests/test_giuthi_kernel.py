@@ -1,6 +1,6 @@
 """The engine's fast paths against the naive reference on random positions, not only game ones.
 
-legal_moves sows candidates with a packed-board kernel (printables/rules/giuthi.py, "The
+legal_moves sows candidates with a packed-board kernel (printables/rules/giuthi_kernel.py, "The
 move-generation kernel") and apply keeps history and turn_boards packed until they are read. Here
 random boards of every size, with seed counts that lap the board many times, mid-turn boards with
 earlier boards of the turn (rule 5b) and histories given by the caller are checked against

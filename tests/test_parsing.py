@@ -1,128 +1,23 @@
-"""The checks' faster PDF reading (printables/check/parsing.py) gives exactly pdfplumber's objects."""
+"""The checks' PDF reading (printables/check/parsing.py) and the short ways of the checks' own geometry."""
 
 from __future__ import annotations
 
 import pdfplumber
 import pytest
-from click.testing import CliRunner
-from pdfminer.pdfinterp import PDFContentParser
-from pdfminer.pdftypes import PDFStream
-from pdfminer.psexceptions import PSEOF
-from pypdf import PdfReader, PdfWriter
+from pypdf import PdfReader
 
 from damage import make_sheet
-from printables.check import parsing
-from printables.check.parsing import content_objects, open_pdf
-from printables.cli import main
+from printables.check.parsing import open_pdf
 
 
-def _pdfminer_objects(data: bytes) -> list:
-    """What pdfminer's own content parser gives for one stream."""
-    parser = PDFContentParser([PDFStream({}, data)])
-    found = []
-    while True:
-        try:
-            found.append(parser.nextobject()[1])
-        except PSEOF:
-            return found
-
-
-SUPPORTED = [
-    b"BT /F1 12 Tf 10 20 Td (Hello) Tj ET",
-    b"1 0 0 1 72.5 -3.25 cm 0 0 m 10 10 l S q .5 g Q",
-    b"[(A) -120 (B\\(c\\)) 33.5 <4142 43>] TJ T* (x) ' 1 2 (y) \"",
-    b"(nested (brackets) here) Tj (octal \\101\\12 and \\\\ and \\\r\nline) Tj",
-    b"(x (\\) y) z) Tj (\\() Tj (end\\\\) Tj (\\0533) Tj",
-    b"(\\q\\8\\\r\\\rx\\\n\\b\\f\\t\\r\\n\\1\\12\\123\\1234\\377) Tj (\\7) Tj",
-    b"<> Tj <0> Tj < 4 1 4> Tj <ABCDEFabcdef0123> Tj",
-    b"--5 +-3 1.2.3 5. -.5 . +.5 7re 1 2 3 4re f",
-    b"true false /Name /N.a-me_1 [1 [2 [3]] 4] x ] ]",
-    b"0 0 m\x0012\x00 l\x0b3 4 l h f* B* b*",
-    b"/F1 1 Tf <00410042> Tj <4 1> Tj []TJ",
-    b"[1 2 3",  # an array left open at the end is lost
-    b"1 2 re",  # a keyword at the very end
-    b"",
-    b"  \n\r\t ",
-    b"(a)(b)[(c)]{",  # a procedure: not the short way's
-]
-UNSUPPORTED = [
-    b"/P << /MCID 0 >> BDC 1 g EMC",
-    b"% a comment\n1 g",
-    b"/A#20B Do",
-    b"1 0 0 1 0 0 cm BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI",
-    b"<41>> 1 g",
-    b"(never closed",
-    b"{ 1 }",
-    b"(a (b (c) d) e) Tj",  # brackets two deep: pdfminer's parser reads it
-]
-
-
-@pytest.mark.parametrize("data", [d for d in SUPPORTED if b"{" not in d])
-def test_the_short_way_reads_a_content_stream_as_pdfminer_does(data):
-    assert content_objects(data) == _pdfminer_objects(data)
-    assert [type(o) for o in content_objects(data)] == [type(o) for o in _pdfminer_objects(data)]
-
-
-@pytest.mark.parametrize("data", UNSUPPORTED + [d for d in SUPPORTED if b"{" in d])
-def test_what_the_short_way_does_not_read_is_left_to_pdfminer(data):
-    assert content_objects(data) is None
-
-
-def _objects(path, opener) -> list[dict]:
-    with opener(str(path)) as pdf:
-        return [page.objects for page in pdf.pages]
-
-
-def _same_as_pdfplumber(path) -> None:
-    stock, fast = _objects(path, pdfplumber.open), _objects(path, open_pdf)
-    assert fast == stock
-    for stock_page, fast_page in zip(stock, fast):  # the same keys in the same order, values of the same types
-        for kind in stock_page:
-            for a, b in zip(stock_page[kind], fast_page[kind]):
-                assert list(a) == list(b) and all(type(a[k]) is type(b[k]) for k in a)
-
-
-@pytest.mark.parametrize("command, args", [
-    ("harvest", ()), ("minefield", ()), ("patchwork", ()), ("peas", ()), ("peas", ("--lang", "ko")),
-])
-def test_every_object_of_a_sheet_is_pdfplumbers(tmp_path, command, args):
-    path = make_sheet(tmp_path, command, *args)
-    # the short way reads every page of the project's own sheets (so the comparison below is of it)
-    assert all(content_objects(page.get_contents().get_data()) for page in PdfReader(str(path)).pages)
-    _same_as_pdfplumber(path)
-
-
-def test_every_object_of_the_giuthi_rules_sheet_is_pdfplumbers(tmp_path):
-    out = tmp_path / "rules.pdf"
-    assert CliRunner().invoke(main, ["giuthi", "--rules", "-o", str(out)]).exit_code == 0
-    _same_as_pdfplumber(out)
-
-
-def test_a_page_with_content_the_short_way_does_not_read_is_pdfminers(tmp_path):
-    """Marked content and a comment: pdfminer's parser reads that page."""
-    src = make_sheet(tmp_path, "harvest")
-    writer = PdfWriter(clone_from=str(src))
-    page = writer.pages[0]
-    contents = page.get_contents()
-    contents.set_data(contents.get_data() + b"\n% added\n/P << /MCID 0 >> BDC 0 g 100 100 50 50 re f EMC\n")
-    page.replace_contents(contents)
-    out = tmp_path / "marked.pdf"
-    with open(out, "wb") as handle:
-        writer.write(handle)
-    assert content_objects(PdfReader(str(out)).pages[0].get_contents().get_data()) is None
-    assert len(_objects(out, pdfplumber.open)[0]["rect"]) == len(_objects(src, pdfplumber.open)[0]["rect"]) + 1
-    _same_as_pdfplumber(out)
-
-
-def test_other_library_releases_keep_their_own_reading(tmp_path, monkeypatch):
-    src = make_sheet(tmp_path, "minefield")
-    monkeypatch.setattr(parsing, "COPIED_FROM", {"pdfplumber": ("0.0.",), "pdfminer": ("0",)})
-    with open_pdf(src) as pdf:
-        assert all(type(page) is pdfplumber.page.Page for page in pdf.pages)
-    monkeypatch.undo()
-    with open_pdf(src) as pdf:
-        assert all(type(page) is parsing._Page for page in pdf.pages)
-    assert PdfReader(str(src)).pages  # the file itself is untouched by reading it
+def test_the_checks_open_a_pdf_with_pdfplumbers_own_reading(tmp_path):
+    """No copy of pdfplumber's or pdfminer's internals: open_pdf's pages are pdfplumber's own, and
+    their objects are what ``pdfplumber.open`` gives."""
+    path = make_sheet(tmp_path, "minefield")
+    with open_pdf(path) as ours, pdfplumber.open(str(path)) as theirs:
+        assert all(type(page) is pdfplumber.page.Page for page in ours.pages)
+        assert [page.objects for page in ours.pages] == [page.objects for page in theirs.pages]
+    assert PdfReader(str(path)).pages  # the file itself is untouched by reading it
 
 
 @pytest.mark.parametrize("command, args", [("harvest", ()), ("peas", ("--lang", "ko"))])
@@ -297,56 +192,3 @@ def test_the_visible_text_band_reduction_is_the_contrast_of_each_box(tmp_path, s
         expected.append(box.size > 0 and int(box.max()) - int(box.min()) >= VISIBLE_CONTRAST)
     assert _boxes_show_contrast(image, boxes, np) == expected
     assert 100 < sum(expected) < len(expected) - 100  # both kinds are met
-
-
-def test_an_octal_escape_past_255_fails_as_in_pdfminer():
-    data = b"(ok \\777) Tj"
-    with pytest.raises(AssertionError) as theirs:
-        _pdfminer_objects(data)
-    with pytest.raises(AssertionError) as ours:
-        content_objects(data)
-    assert str(ours.value) == str(theirs.value) == "Invalid octal b'777' (511)"
-
-
-JUNK = [b"<<", b">>", b"%x\n", b"(", b")", b"\\", b"[", b"]", b"{", b"}", b"<41", b"#", b"/A#20", b" 1.2.3 ", b" -- ",
-        b"\x00", b"\\777", b"(a\\)b)", b" BI ", b" true ", b"<0>", b"(x (y) z)", b" 5.5.5re "]
-
-
-def _objects_or_error(path, opener):
-    try:
-        return _objects(path, opener)
-    except Exception as error:  # a page pdfminer cannot read: the same error either way
-        return f"{type(error).__name__}: {error}"
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_a_damaged_content_stream_reads_as_pdfplumber_reads_it(tmp_path, seed):
-    """Junk pasted into or bytes cut out of a page's content stream: the objects (or the error)
-    are pdfplumber's, whether the short way reads the page or leaves it to pdfminer."""
-    import random
-
-    rng = random.Random(seed)
-    src = make_sheet(tmp_path, ("harvest", "minefield", "peas")[seed])
-    short = 0
-    for n in range(15):
-        writer = PdfWriter(clone_from=str(src))
-        page = writer.pages[0]
-        contents = page.get_contents()
-        data = bytearray(contents.get_data())
-        for _ in range(rng.randint(1, 4)):
-            at = rng.randrange(len(data))
-            if rng.random() < 0.5:
-                data[at:at] = rng.choice(JUNK)
-            else:
-                del data[at:at + rng.randint(1, 30)]
-        contents.set_data(bytes(data))
-        page.replace_contents(contents)
-        out = tmp_path / f"damaged{n}.pdf"
-        with open(out, "wb") as handle:
-            writer.write(handle)
-        try:
-            short += content_objects(bytes(data)) is not None
-        except AssertionError:
-            pass
-        assert _objects_or_error(out, open_pdf) == _objects_or_error(out, pdfplumber.open), n
-    assert short  # some damaged pages were read the short way

@@ -774,19 +774,31 @@ def test_connections_beyond_the_cap_are_told_busy_and_closed(tmp_path):
     import threading
 
     srv = CustomizerServer("127.0.0.1", 0, Jobs(tmp_path), allow_remote=False)
-    srv.connections = threading.BoundedSemaphore(1)
+    srv.max_connections = 1
+    answering = threading.Event()
+    release = threading.Event()
+
+    def held_wait(job_id, timeout):  # a form posted without JavaScript waits here for the job
+        answering.set()
+        release.wait(30)
+        return srv.jobs.get(job_id)
+
+    srv.jobs.wait = held_wait
     serve_in_thread(srv)
     try:
         port = srv.server_address[1]
-        with socket.create_connection(("127.0.0.1", port)) as idle:  # holds the only place
-            time.sleep(0.3)
-            answer = raw_exchange(port, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-            assert answer.startswith(b"HTTP/1.1 503") and answer.endswith(b"busy: too many connections at once; try again")
-            idle.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
-            assert idle.recv(100).startswith(b"HTTP/1.1 200")
+        # the only place is answering a request: a new connection is told busy and closed
+        poster = threading.Thread(target=post_form, args=(port, "/harvest", {"grid": "6x6"}), daemon=True)
+        poster.start()
+        assert answering.wait(30)
+        answer = raw_exchange(port, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        assert answer.startswith(b"HTTP/1.1 503") and answer.endswith(b"busy: too many connections at once; try again")
+        release.set()
+        poster.join(30)
         time.sleep(0.3)  # its place is free again
         assert raw_request(port, "/", host=f"127.0.0.1:{port}")[0] == 200
     finally:
+        release.set()
         stop(srv)
 
 

@@ -7,17 +7,7 @@ import sys
 
 from printables import is_command_line
 
-SHEET_COMMANDS = ("harvest", "minefield", "peas", "patchwork")
-
 if is_command_line():
-    if sys.argv[1:2] and sys.argv[1] in SHEET_COMMANDS:
-        # A sheet command is one short run (some 0.1 s) that writes one file and ends with exit_now.
-        # Python's cycle collector would stop it some 45 times (~6 ms of CPU) while the imports and
-        # the layout allocate, to free next to nothing: the peak memory is the same without it
-        # (~54 MB). It stays on for every other command (build, serve, check run long).
-        import gc
-
-        gc.disable()
     # Before the slow imports (click, then the game's libraries): Ctrl-C while they load also
     # removes what a run has begun (nothing yet) and ends with one line and exit 130.
     from printables import cleanup as _cleanup
@@ -48,19 +38,12 @@ class OneLineErrors(click.Group):
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(COMMAND_MODULES))
 
-    ran_sheet_command = False  # see exit_now
-
     def get_command(self, ctx, name):
         if name in COMMAND_MODULES:
             import importlib
 
             return getattr(importlib.import_module(COMMAND_MODULES[name]), name)
         return super().get_command(ctx, name)
-
-    def resolve_command(self, ctx, args):
-        name, command, rest = super().resolve_command(ctx, args)
-        self.ran_sheet_command = name in SHEET_COMMANDS
-        return name, command, rest
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         from printables import cleanup
@@ -69,27 +52,7 @@ class OneLineErrors(click.Group):
             cleanup.install_signal_handlers()
         code = run_reporting_errors(lambda: super(OneLineErrors, self).main(
             args, prog_name, complete_var, standalone_mode=False, **extra))
-        if args is None and self.ran_sheet_command and sys.gettrace() is None and sys.getprofile() is None:
-            exit_now(code)  # the command line, once a sheet is written (and no profiler or tracer waits for the end)
         sys.exit(code)
-
-
-def exit_now(code: int) -> None:
-    """End the process with ``code`` once output is flushed and the exit handlers have run, without
-    tearing the interpreter down object by object.
-
-    A sheet command has written its file (atomically, closed) and its lines when it gets here;
-    freeing every module and object one by one would add about a fifth to its run time.
-    """
-    import atexit
-
-    atexit._run_exitfuncs()  # what Python runs at exit (weakref finalizers, temporary folders) still runs
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe or stream: nothing left to deliver
-            pass
-    os._exit(code)
 
 
 def run_reporting_errors(call) -> int:

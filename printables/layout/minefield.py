@@ -63,7 +63,8 @@ BAND_LABEL_MIN_MM = 3.0  # thinner bands carry no "BLACK" / "WHITE"
 
 HEADING_PT = 16.0
 SUBTITLE_PT = 8.0
-HEADER_MM = 14.0
+HEADER_MM = 14.0  # the heading and one subtitle line; each further subtitle line adds its height
+WIDEST_CELL = 88.8  # stands in for the cell in the subtitle before the cell is chosen (tabular digits)
 GAP_MM = 4.0
 REGION_GAP_MM = 8.0  # between boards sharing a page
 
@@ -141,6 +142,36 @@ def rules_lines(width: float) -> tuple[float, list[str]]:
     return size, lines
 
 
+def subtitle_parts(sheet: MinefieldSheet, cell: float) -> list[str]:
+    """The subtitle's parts (each translated on its own): credit, board and cells, boards per page."""
+    n = sheet.size
+    parts = [CREDIT, f"{n}x{n} board, {cell:g} mm cells"]
+    return parts + ([f"{sheet.per_page} boards"] if sheet.per_page > 1 else [])
+
+
+def subtitle_lines(parts: list[str], width: float) -> list[str]:
+    """The subtitle's parts joined by `` · `` into as few lines as fit ``width`` (a part too wide
+    on its own is wrapped): a narrow page gets two lines rather than text in its margin."""
+    lines: list[str] = []
+    for part in parts:
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and text_width_mm(joined, SUBTITLE_PT) <= width:
+            lines[-1] = joined
+        elif text_width_mm(part, SUBTITLE_PT) <= width:
+            lines.append(part)
+        else:
+            lines += wrap(part, width, SUBTITLE_PT)
+    return lines
+
+
+def header_mm(sheet: MinefieldSheet) -> float:
+    """Height of the heading and subtitle: one subtitle line, plus one for each line it wraps to."""
+    page_w, _ = page_size_mm(sheet.paper, sheet.landscape)
+    cell = WIDEST_CELL if sheet.cell_mm is None else sheet.cell_mm
+    lines = subtitle_lines(subtitle_parts(sheet, cell), page_w - 2 * PAGE_MARGIN_MM)
+    return HEADER_MM + (len(lines) - 1) * line_height_mm(SUBTITLE_PT)
+
+
 @dataclass(frozen=True)
 class Plan:
     """Where everything goes: the cell size, one region per board, the legend and the rules."""
@@ -169,7 +200,7 @@ def _layouts(sheet: MinefieldSheet) -> list[tuple[bool, Box, Box]]:
     """The two ways to share the page: legend below the boards, or beside them."""
     page_w, page_h = page_size_mm(sheet.paper, sheet.landscape)
     inner_w = page_w - 2 * PAGE_MARGIN_MM
-    top = PAGE_MARGIN_MM + HEADER_MM
+    top = PAGE_MARGIN_MM + header_mm(sheet)
     bottom = page_h - PAGE_MARGIN_MM - _foot_mm(sheet, False) - GAP_MM
     below_legend = Box(PAGE_MARGIN_MM, bottom - legend_below_mm(inner_w), inner_w, legend_below_mm(inner_w))
     below = Box(PAGE_MARGIN_MM, top, inner_w, below_legend.y - GAP_MM - top)
@@ -456,16 +487,11 @@ def layout(sheet: MinefieldSheet) -> Document:
     n, cell = sheet.size, p.cell
     paper = "Letter" if sheet.paper == "letter" else sheet.paper.upper()
     boards = f" · {sheet.per_page} boards" if sheet.per_page > 1 else ""
-    items: list[Item] = [
-        Text(PAGE_MARGIN_MM, PAGE_MARGIN_MM + 6, TITLE, size_pt=HEADING_PT, font="Helvetica-Bold"),
-        Text(
-            PAGE_MARGIN_MM,
-            PAGE_MARGIN_MM + 10.5,
-            f"{CREDIT} · {n}x{n} board, {cell:g} mm cells{boards}",
-            size_pt=SUBTITLE_PT,
-            colour=0.3,
-        ),
-    ]
+    items: list[Item] = [Text(PAGE_MARGIN_MM, PAGE_MARGIN_MM + 6, TITLE, size_pt=HEADING_PT, font="Helvetica-Bold")]
+    subtitle = subtitle_lines(subtitle_parts(sheet, cell), page_w - 2 * PAGE_MARGIN_MM)
+    for i, line in enumerate(subtitle):
+        items.append(Text(PAGE_MARGIN_MM, PAGE_MARGIN_MM + 10.5 + i * line_height_mm(SUBTITLE_PT), line,
+                          size_pt=SUBTITLE_PT, colour=0.3))
     block = block_mm(n, cell)
     inset = frame_mm(cell)
     corners = [(box.x + (box.w - block) / 2, box.y + (box.h - block) / 2) for box in p.boards]

@@ -78,6 +78,7 @@ MIN_PEA_GAP_MM = 2.5
 COLUMN_MIN_MM = 40.0  # a column of rules narrower than this reads badly
 COLUMN_MAX_MM = 56.0
 TALLY_H_MM = 15.0
+TALLY_CAPTION = "tally each cross here"
 TALLY_CLEAR_MM = 1.0  # between the tally box's bottom and the top of the rules' first full-width line
 TALLY_W_MM = 46.0  # when the tally box sits under the peas
 SCORE_BOX_MM = 9.0
@@ -361,10 +362,15 @@ def _tally(x: float, y: float, w: float) -> list[Item]:
     items: list[Item] = [
         Rect(x, y, w, TALLY_H_MM, stroke=DARK_GREEN, fill=None, line_mm=0.4),
         Text(x + 2.0, y + 4.2, "Smushed peas", size_pt=7.5, font="Helvetica-Bold", colour=DARK_GREEN),
-        Text(x + 2.0, y + 7.6, "tally each cross here", size_pt=6.0, colour=INK_GREY),
     ]
     box_x = x + w - SCORE_BOX_MM - 2.0
     box_y = y + TALLY_H_MM - SCORE_BOX_MM - 2.0
+    # The caption stops short of the score box: on a narrow column (or in a longer language) it takes
+    # two lines, set a little higher, rather than running under the box.
+    caption = wrap(TALLY_CAPTION, box_x - 1.5 - (x + 2.0), 6.0)
+    first = 7.6 if len(caption) == 1 else 7.0
+    for i, line in enumerate(caption):
+        items.append(Text(x + 2.0, y + first + i * 2.6, line, size_pt=6.0, colour=INK_GREY))
     items.append(Rect(box_x, box_y, SCORE_BOX_MM, SCORE_BOX_MM, stroke=DARK_GREEN, fill=WHITE, line_mm=0.3))
     items.append(Text(box_x - 1.2, box_y + SCORE_BOX_MM - 0.6, "score", size_pt=6.0, anchor="end", colour=INK_GREY))
     return items

@@ -15,22 +15,19 @@ from __future__ import annotations
 import io
 
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 
 from printables import __version__, fonts
 from printables.layout.primitives import BLACK, Circle, Document, Line, Page, Polygon, Rect, Text, translate
-from printables.paper import POINTS_PER_MM as PT
 from printables.paper import mm_to_pt
-from printables.render.fastpath import circle, fill_colour, line, polygon, rect, style, text, text_fast
-from printables.render.ttf import FastTTFont
 
 
 def _font(font: str) -> str:
-    """The registered (embedded) face for a layout's font name, registered with reportlab on first use."""
+    """The registered (embedded) face for a layout's font name, registered with reportlab once per process."""
     name = fonts.registered_name(font)
     if name not in pdfmetrics.getRegisteredFontNames():
-        path = fonts.font_file(fonts.face_of(font))
-        pdfmetrics.registerFont(FastTTFont(name, str(path), fonts.take_file_bytes(path)))
+        pdfmetrics.registerFont(TTFont(name, str(fonts.font_file(fonts.face_of(font)))))
     return name
 
 
@@ -53,6 +50,31 @@ def print_shop_page(page: Page, print_shop: dict) -> tuple[Page, float, float]:
     for y in (top, bottom):
         marks += [Line(0.0, y, length, y, BLACK, line), Line(width - length, y, width, y, BLACK, line)]
     return Page(width, height, translate(page.items, margin, margin) + tuple(marks)), margin, bleed
+
+
+def _fill(c, colour) -> None:
+    """The fill colour: a grey level or an (r, g, b) triple."""
+    if isinstance(colour, tuple):
+        c.setFillColorRGB(*colour)
+    else:
+        c.setFillGray(colour)
+
+
+def _style(c, item) -> tuple[int, int]:
+    """A shape's stroke colour, line width and dash (solid when it has none), then its fill colour;
+    returns (stroke, fill) as the 0/1 flags the canvas's shapes take."""
+    stroke, fill = item.stroke, getattr(item, "fill", None)
+    if stroke is not None:
+        if isinstance(stroke, tuple):
+            c.setStrokeColorRGB(*stroke)
+        else:
+            c.setStrokeGray(stroke)
+        c.setLineWidth(mm_to_pt(item.line_mm))
+        dash = getattr(item, "dash_mm", None)
+        c.setDash([mm_to_pt(d) for d in dash] if dash else [])
+    if fill is not None:
+        _fill(c, fill)
+    return int(stroke is not None), int(fill is not None)
 
 
 def render_pdf(document: Document) -> bytes:
@@ -93,25 +115,28 @@ def render_pdf(document: Document) -> bytes:
         def Y(v: float) -> float:
             return height_pt - mm_to_pt(v)
 
-        code = c._code  # the page's content (a new list on every page)
         for item in page.items:
-            # Lines, rectangles and circles are most of a sheet: mm_to_pt written out (v * PT), the
-            # same arithmetic, so the same numbers,
-            # and are written straight into the page's content as the canvas would (render/fastpath.py).
             if isinstance(item, Line):
-                style(c, code, item, PT)
-                line(code, item.x1 * PT, height_pt - item.y1 * PT, item.x2 * PT, height_pt - item.y2 * PT)
+                _style(c, item)
+                c.line(X(item.x1), Y(item.y1), X(item.x2), Y(item.y2))
             elif isinstance(item, Rect):
-                stroke, fill = style(c, code, item, PT)
-                rect(c, code, item.x * PT, height_pt - (item.y + item.h) * PT, item.w * PT, item.h * PT, stroke, fill)
+                stroke, fill = _style(c, item)
+                c.rect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h), stroke, fill)
             elif isinstance(item, Circle):
-                stroke, fill = style(c, code, item, PT)
-                circle(c, code, item.cx * PT, height_pt - item.cy * PT, item.r * PT, stroke, fill)
+                stroke, fill = _style(c, item)
+                c.circle(X(item.cx), Y(item.cy), mm_to_pt(item.r), stroke, fill)
             elif isinstance(item, Polygon):
-                stroke, fill = style(c, code, item, PT)
-                polygon(c, code, [(x * PT, height_pt - y * PT) for x, y in item.points], item.closed, stroke, fill)
+                stroke, fill = _style(c, item)
+                path = c.beginPath()
+                (x0, y0), *rest = item.points
+                path.moveTo(X(x0), Y(y0))
+                for x, y in rest:
+                    path.lineTo(X(x), Y(y))
+                if item.closed:
+                    path.close()
+                c.drawPath(path, stroke, fill if item.closed else 0)  # an open path is never filled
             elif isinstance(item, Text):
-                fill_colour(c, code, item.colour)
+                _fill(c, item.colour)
                 face = faces.get(item.font)
                 if face is None:
                     face = faces[item.font] = _font(item.font)
@@ -120,15 +145,10 @@ def render_pdf(document: Document) -> bytes:
                     c.saveState()
                     c.translate(X(item.x), Y(item.y))
                     c.rotate(item.angle)
-                    x = y = 0
-                else:
-                    x, y = X(item.x), Y(item.y)
-                if text_fast(c):  # what drawString & co. write, written directly (render/fastpath.py)
-                    text(c, c._code, x, y, item.text, item.anchor)
-                else:
-                    drawers[item.anchor](x, y, item.text)
-                if item.angle:
+                    drawers[item.anchor](0, 0, item.text)
                     c.restoreState()
+                else:
+                    drawers[item.anchor](X(item.x), Y(item.y), item.text)
             else:  # pragma: no cover - layout only makes the primitives above
                 raise TypeError(f"cannot render {item!r}")
         c.showPage()

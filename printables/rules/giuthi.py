@@ -19,8 +19,12 @@ Loops. A sowing whose relay chain repeats its within-turn state (board, lifted p
 crossed) never ends and is not legal; so is a sow-again that brings back a board already seen at
 one of this turn's choice points. A player with no legal sowing passes (mid-turn: the turn ends).
 
-The end of the module holds the capacity analysis the printed board is sized with: many seeded
-games of random and of greedy players, and the largest pit and store loads they reach.
+Modules. This one is the engine (states, moves, legal_moves, apply, the end of a game, text).
+How seeds move on a plain board, the reference sowing and the packed-board kernel legal_moves
+sows with, is printables/rules/giuthi_kernel.py; the capacity analysis the printed board is sized
+with (many seeded games, the largest pit and store loads they reach) is
+printables/rules/giuthi_capacity.py. Both import nothing of this module, and this module
+re-exports their public names: import them from here.
 """
 
 from __future__ import annotations
@@ -28,29 +32,62 @@ from __future__ import annotations
 import enum
 import random
 import re
-from collections.abc import Collection, Iterator, Mapping, Sequence, Set
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from collections.abc import Iterator, Set
+from dataclasses import dataclass, field
 from operator import itemgetter
-from types import MappingProxyType
 from typing import NamedTuple
 
-MIN_PITS_PER_ROW = 5
-MAX_PITS_PER_ROW = 10
-DEFAULT_PITS_PER_ROW = 6
-MIN_SEEDS_PER_PIT = 4
-MAX_SEEDS_PER_PIT = 9
-DEFAULT_SEEDS_PER_PIT = 4
-MIN_SEEDS_TO_SOW = 2  # a pit holding fewer seeds cannot start a sowing
+from printables.rules.giuthi_capacity import (  # noqa: F401 (re-exported)
+    CAPACITY_GAMES,
+    CAPACITY_SEED,
+    CAPACITY_TABLE,
+    POLICIES,
+    CapacityStats,
+    GameLoads,
+    LoadStats,
+    capacity_stats,
+    compute_capacity,
+    game_rng,
+    load_stats,
+    percentile,
+    play_game,
+    required_pit_capacity,
+    required_store_capacity,
+)
+from printables.rules.giuthi_kernel import (  # noqa: F401 (re-exported)
+    DEFAULT_PITS_PER_ROW,
+    DEFAULT_SEEDS_PER_PIT,
+    LOOP_CHECK_AFTER_LAPS,
+    MAX_PITS_PER_ROW,
+    MAX_SEEDS_PER_PIT,
+    MIN_PITS_PER_ROW,
+    MIN_SEEDS_PER_PIT,
+    MIN_SEEDS_TO_SOW,
+    NORTH,
+    RELAY,
+    SOUTH,
+    Kernel,
+    LapRecord,
+    build_kernel,
+    has_sowing,
+    legal_sowings,
+    packed_sowings,
+    validate_parameters,
+)
+# The sowing kernels under the engine's own names: the tests and the benchmark reach the
+# reference sowing as giuthi._sow, and a test replaces it here to simulate a relay loop.
+from printables.rules.giuthi_kernel import AGAIN as _AGAIN
+from printables.rules.giuthi_kernel import CAPTURE as _CAPTURE
+from printables.rules.giuthi_kernel import LOOP as _LOOP
+from printables.rules.giuthi_kernel import NO_CAPTURE as _NO_CAPTURE
+from printables.rules.giuthi_kernel import STOP as _STOP
+from printables.rules.giuthi_kernel import pack as _pack
+from printables.rules.giuthi_kernel import side_empty as _side_empty
+from printables.rules.giuthi_kernel import sow as _sow
+from printables.rules.giuthi_kernel import unpack as _unpack
 
-SOUTH = 0
-NORTH = 1
 PLAYER_NAMES = ("South", "North")
 
-# A relay chain is deterministic, so it never ends exactly when its within-turn state repeats.
-# Recording states only after this many laps keeps ordinary chains (a few laps) free of the cost:
-# a chain that loops still loops after the threshold and repeats a recorded state within a cycle.
-LOOP_CHECK_AFTER_LAPS = 32
 
 
 class IllegalMove(ValueError):
@@ -167,24 +204,6 @@ _ONE_SOWING_MOVES: dict[Sowing, Move] = {
 
 # ---------------------------------------------------------------------------------------------
 # Board geometry
-
-
-def validate_parameters(pits_per_row: int, seeds_per_pit: int) -> None:
-    """Raise ValueError naming the bad value and the allowed range."""
-    if not isinstance(pits_per_row, int) or not (
-        MIN_PITS_PER_ROW <= pits_per_row <= MAX_PITS_PER_ROW
-    ):
-        raise ValueError(
-            f"pits_per_row={pits_per_row!r}: Giuthi boards have "
-            f"{MIN_PITS_PER_ROW} to {MAX_PITS_PER_ROW} pits per row"
-        )
-    if not isinstance(seeds_per_pit, int) or not (
-        MIN_SEEDS_PER_PIT <= seeds_per_pit <= MAX_SEEDS_PER_PIT
-    ):
-        raise ValueError(
-            f"seeds_per_pit={seeds_per_pit!r}: Giuthi starts with "
-            f"{MIN_SEEDS_PER_PIT} to {MAX_SEEDS_PER_PIT} seeds per pit"
-        )
 
 
 def owner(pit: int, pits_per_row: int) -> int:
@@ -345,9 +364,12 @@ class TurnTrace:
     laps: tuple[Lap, ...]
 
 
-# Outcome codes of _sow (ints: the hot loop of move generation compares them).
-_AGAIN, _STOP, _NO_CAPTURE, _CAPTURE, _LOOP = range(5)
+# What each lap record's code means in a Lap (_play marks the sow-again after which no sowing is
+# left with _NO_SOWING_LEFT).
+_NO_SOWING_LEFT = -1
 _LAP_END = {
+    _NO_SOWING_LEFT: LapEnd.NO_SOWING_LEFT,
+    RELAY: LapEnd.RELAY,
     _AGAIN: LapEnd.SOW_AGAIN,
     _STOP: LapEnd.STOP,
     _NO_CAPTURE: LapEnd.NO_CAPTURE,
@@ -355,127 +377,10 @@ _LAP_END = {
 }
 
 
-def _build_steps(n: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
-    """steps[start][d][k]: the k pits a lap from ``start`` sows in direction d (d = 1 or -1)."""
-    size = 2 * n
-    table = []
-    for start in range(size):
-        ccw = tuple(tuple((start + j) % size for j in range(1, k + 1)) for k in range(size))
-        cw = tuple(tuple((start - j) % size for j in range(1, k + 1)) for k in range(size))
-        # Indexed by d itself: [1] is CCW and [-1], the last item, is CW.
-        table.append(((), ccw, cw))
-    return tuple(table)
-
-
-# Sowing paths per board size, so a lap is a plain loop over precomputed pit indices.
-_STEPS = {n: _build_steps(n) for n in range(MIN_PITS_PER_ROW, MAX_PITS_PER_ROW + 1)}
-
-
-def _sow(
-    pits: list[int],
-    pit: int,
-    d: int,
-    player: int,
-    n: int,
-    laps: list[Lap] | None = None,
-) -> tuple[int, int, int]:
-    """Sow from ``pit`` and relay until the sowing stops, changing ``pits`` in place.
-
-    Returns (outcome code, seeds captured, most seeds any pit held at a lap's end). The caller
-    has checked that ``pit`` is the player's and holds 2 or more seeds.
-    """
-    size = 2 * n
-    lo = player * n
-    hi = lo + n
-    steps = _STEPS[n]
-    crossed = False  # sow-again happens only before crossing, so every sowing starts uncrossed
-    # A pit only loses seeds when a lap lifts it (it is then the last lap's end pit, a relay)
-    # or at a capture after the last lap; otherwise it only grows. So the most any pit held at
-    # a lap's end is the largest relay pit or the largest pit after the last lap, and the peak
-    # costs one comparison per relay and one max() per sowing, not one max() per lap.
-    peak = 0
-    relays = 0
-    seen: set | None = None
-    while True:
-        seeds = pits[pit]
-        pits[pit] = 0
-        start = pit
-        if seeds < size:
-            path = steps[pit][d][seeds]
-            for j in path:
-                pits[j] += 1
-            i = path[-1]
-            if not crossed:
-                # Uncrossed means every seed so far fell on the own row, so the lap starts there.
-                crossed = pit + seeds >= hi if d == 1 else pit - seeds < lo
-        else:
-            # A lap of 2n or more seeds fills every pit, the emptied start pit included.
-            rounds, rest = divmod(seeds, size)
-            for j in range(size):
-                pits[j] += rounds
-            crossed = True
-            if rest:
-                path = steps[pit][d][rest]
-                for j in path:
-                    pits[j] += 1
-                i = path[-1]
-            else:
-                i = pit
-        held = pits[i]
-        if held > 1:
-            if held > peak:
-                peak = held
-            if laps is not None:
-                laps.append(
-                    Lap(start, Direction(d), seeds, i, crossed, LapEnd.RELAY, tuple(pits))
-                )
-            relays += 1
-            if relays > LOOP_CHECK_AFTER_LAPS:
-                key = (tuple(pits), i, d, crossed)
-                if seen is None:
-                    seen = set()
-                elif key in seen:
-                    return _LOOP, 0, max(peak, max(pits))
-                seen.add(key)
-            pit = i
-            d = -d
-            continue
-        top = max(pits)
-        if top > peak:
-            peak = top
-        captured = 0
-        if not lo <= i < hi:
-            outcome = _STOP
-        elif not crossed:
-            outcome = _AGAIN
-        else:
-            facing = size - 1 - i
-            taken = []
-            if pits[facing]:
-                captured = pits[facing]
-                taken.append((facing, captured))
-                pits[facing] = 0
-                # The chain runs on in the last lap's direction while the next own pit is empty
-                # and faces seeds; leaving the row (including the wrap) ends it.
-                j = i + d
-                while lo <= j < hi and not pits[j] and pits[size - 1 - j]:
-                    facing = size - 1 - j
-                    captured += pits[facing]
-                    taken.append((facing, pits[facing]))
-                    pits[facing] = 0
-                    j += d
-            outcome = _CAPTURE if captured else _NO_CAPTURE
-            if laps is not None:
-                laps.append(
-                    Lap(start, Direction(d), seeds, i, crossed, _LAP_END[outcome], tuple(pits),
-                        tuple(taken))
-                )
-            return outcome, captured, peak
-        if laps is not None:
-            laps.append(
-                Lap(start, Direction(d), seeds, i, crossed, _LAP_END[outcome], tuple(pits))
-            )
-        return outcome, captured, peak
+def _lap(record: LapRecord) -> Lap:
+    """The Lap of one lap the kernel's sow recorded."""
+    start, d, seeds, end, crossed, code, pits, captured = record
+    return Lap(start, Direction(d), seeds, end, crossed, _LAP_END[code], pits, captured)
 
 
 _SOW = _sow  # the real reference kernel (see _packable)
@@ -488,11 +393,7 @@ class _Choice(NamedTuple):
     again: bool  # the sowing ends in a sow-again (the player chooses once more)
     pits: tuple[int, ...]
     captured: int
-    peak: int  # most seeds any pit held during the sowing; NO_PEAK where not measured
     move: Move  # the shared one-sowing Move of ``sowing`` (what legal_moves returns)
-
-
-NO_PEAK = -1  # _Choice.peak of the choices legal_moves makes: only the capacity analysis reads it
 
 
 def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
@@ -501,209 +402,28 @@ def _new_choice(fields: tuple, _new=tuple.__new__) -> _Choice:
 
 
 # ---------------------------------------------------------------------------------------------
-# The move-generation kernel: packed boards and precomputed laps
-#
-# legal_moves sows every candidate of every choice point, so this is where the engine spends its
-# time. A board is packed into one int, a byte per pit (pit i is byte i, little-endian:
-# ``int.from_bytes(bytes(pits), "little")`` and back ``tuple(b.to_bytes(2n, "little"))``), and a
-# whole lap is one addition: the lap's delta adds a seed to every pit it passes (whole laps round
-# the board add to every pit at once) and takes the lifted seeds out of the start pit. So a lap
-# costs the same for 3 seeds or 30, and a candidate needs no copy of the board.
-#
-# A byte holds up to 255 seeds, and no pit can hold more than all seeds on the board, so a board is
-# packed only while its total is at most 2n x MAX_SEEDS_PER_PIT (every game begun by
-# initial_state; 180 at most). Other boards, and every sowing if _sow has been replaced, go through
-# _sow, the reference kernel (apply_traced, play_game and the tests use it too).
-#
-# The lap tables hold everything a lap's outcome depends on besides the board: for each player,
-# whether the turn has crossed yet, direction, start pit and seeds lifted, an entry
-# (delta, shift of the end pit, table row of the relay from the end pit, what an empty end pit
-# means). The relay row already has the flipped direction and the crossed flag after the lap, so
-# the inner loop is an index, an addition and a byte read per lap. A sowing's first lap starts
-# from the caller's tuple of pits, so its end pit is read there (see _first_laps).
+# Choice points: the packed-board kernel (printables/rules/giuthi_kernel.py) where it serves the
+# board, the reference sowing _sow elsewhere
 
-_PIT_BITS = 8
+_KERNELS: dict[int, Kernel] = {}  # the kernel's lap tables by the number of pits (2n), see _kernel
 
 
-class _Kernel:
-    """The lap tables of one board size (see above), built on first use by _kernel."""
-
-    __slots__ = ("cap", "south", "north", "starts")
-
-    def __init__(self, cap: int, south: int, north: int, starts: tuple) -> None:
-        self.cap = cap  # most seeds on a board the tables serve: 2n x MAX_SEEDS_PER_PIT
-        self.south = south  # the bits of South's pits in a packed board
-        self.north = north  # the shift of North's first pit (the bits above it are North's)
-        # starts[player]: (start pit, ((first-lap row, one-sowing Move, d) for d in CCW, CW))
-        # per own pit, ascending: the order of legal_moves.
-        self.starts = starts
-
-
-# What an entry says of an empty end pit (the lap's last seed is then its only seed): the turn
-# ends there (_END_STOP), the player sows again (_END_AGAIN), or a capture is tried, written as
-# (shift of the facing pit, ((shift of the next own pit, shift of the pit facing it), ...)), the
-# chain's next own pits in the lap's direction up to the end of the row.
-_END_STOP = None
-_END_AGAIN = True
-
-_KERNELS: dict[int, _Kernel] = {}  # by the number of pits (2n)
-
-
-def _kernel(size: int) -> _Kernel:
-    """The lap tables of boards of ``size`` pits, built once (8 ms for 2x6, 60 ms for 2x10)."""
+def _kernel(size: int) -> Kernel:
+    """The lap tables of boards of ``size`` pits, built once (giuthi_kernel.build_kernel)."""
     kernel = _KERNELS.get(size)
     if kernel is None:
-        kernel = _KERNELS[size] = _build_kernel(size // 2)
+        kernel = _KERNELS[size] = build_kernel(size // 2, _MOVES)
     return kernel
 
 
-def _build_kernel(n: int) -> _Kernel:
-    """Lap tables for both players: row[seeds] = (delta, end shift, relay row, empty end)."""
-    size = 2 * n
-    cap = size * MAX_SEEDS_PER_PIT
-    assert cap < 1 << _PIT_BITS
-    seed = [1 << (_PIT_BITS * pit) for pit in range(size)]  # one seed in pit i, packed
-    starts = []
-    for player in (SOUTH, NORTH):
-        lo, hi = player * n, player * n + n
-        # rows[crossed, d, pit]: a lap from ``pit`` in direction d. Uncrossed laps start on the
-        # own row (every seed so far fell there), so only those rows exist.
-        rows = {
-            (crossed, d, pit): []
-            for crossed in (False, True)
-            for d in (1, -1)
-            for pit in range(size)
-            if crossed or lo <= pit < hi
-        }
-        for (crossed, d, pit), row in rows.items():
-            row.append(None)  # no lap lifts 0 seeds
-            delta = 0
-            end = pit
-            for _ in range(cap):
-                end = (end + d) % size
-                delta += seed[end] - seed[pit]  # one more seed lifted from pit, sown into end
-                crossed = crossed or not lo <= end < hi
-                if not lo <= end < hi:
-                    empty = _END_STOP
-                elif not crossed:
-                    empty = _END_AGAIN
-                else:
-                    chain = []
-                    j = end + d
-                    while lo <= j < hi:  # leaving the row (the wrap included) ends a chain
-                        chain.append((_PIT_BITS * j, _PIT_BITS * (size - 1 - j)))
-                        j += d
-                    empty = (_PIT_BITS * (size - 1 - end), tuple(chain))
-                row.append((delta, _PIT_BITS * end, rows[crossed, -d, end], empty))
-        starts.append(tuple(
-            (pit, tuple((_first_laps(rows[False, d, pit], pit, size), _MOVES[pit][d], d) for d in (1, -1)))
-            for pit in range(lo, hi)
-        ))
-    return _Kernel(cap, seed[n] - 1, _PIT_BITS * n, tuple(starts))
-
-
-def _first_laps(row: list, start: int, size: int) -> list:
-    """A sowing's first lap from ``start``: first[seeds] = (delta, end pit, more, relay row, empty
-    end), as the lap row's entry, but the end pit then holds its seeds before the lap plus
-    ``more``: the kernel reads it on the unpacked board, without a byte read."""
-    first: list = [None]
-    for seeds, (delta, shift, relay, empty) in enumerate(row[1:], 1):
-        end = shift // _PIT_BITS
-        rounds = seeds // size
-        # Every pit gets ``rounds`` seeds and the pits up to the end one more; a lap that ends in
-        # its start pit (whole rounds) finds it emptied, holding only ``rounds``.
-        more = rounds - seeds if end == start else rounds + 1
-        first.append((delta, end, more, relay, empty))
-    return first
-
-
-def _pack(pits: Sequence[int]) -> int:
-    """A board as one int, a byte per pit (the caller has checked every pit is below 256)."""
-    return int.from_bytes(bytes(pits), "little")
-
-
-def _unpack(board: int, size: int) -> tuple[int, ...]:
-    """The pits of a packed board of ``size`` pits."""
-    return tuple(board.to_bytes(size, "little"))
-
-
-# Relay laps the kernel runs inline per sowing after the first; a longer chain (rare: random 2x6
-# games stay under 30 laps) is sown again by _sow, which also watches for a loop.
-_INLINE_LAPS = range(LOOP_CHECK_AFTER_LAPS - 1)
-
-# The one-sowing moves of _SOWINGS, same indexing: _MOVES[pit][d].
+# The one-sowing moves of _SOWINGS, same indexing: _MOVES[pit][d]. The kernel returns these.
 _MOVES: tuple[dict[int, Move], ...] = tuple(
     {d: _ONE_SOWING_MOVES[s] for d, s in by_direction.items()} for by_direction in _SOWINGS
 )
 
-# What the kernel returns per legal sowing: (one-sowing Move, ends in a sow-again, packed board
-# after, seeds captured). Plain tuples: most are never chosen, so nothing more is built.
-_Sown = tuple
-
-
-def _packed_sowings(
-    pits: tuple[int, ...], board: int, player: int, seen: Collection[int]
-) -> list[_Sown]:
-    """The legal sowings of ``player`` from ``pits`` (packed: ``board``), each sown once.
-
-    ``seen`` holds the packed boards of this turn's choice points: a sow-again that brings one
-    back repeats the within-turn state and is not legal (rule 5b), nor is a relay chain that
-    loops. Pits ascending, CCW before CW. The caller has checked the board with _packable.
-    tests/test_giuthi_playouts.py (whole games) and tests/test_giuthi_kernel.py (random boards)
-    check it against a naive seed-by-seed sowing.
-    """
-    out: list[_Sown] = []
-    keep = out.append
-    inline_laps = _INLINE_LAPS
-    for start, directions in _KERNELS[len(pits)].starts[player]:
-        lifted = pits[start]
-        if lifted < 2:  # MIN_SEEDS_TO_SOW (a constant here: a global lookup per pit)
-            continue
-        for first, move, d in directions:
-            delta, end, more, row, empty = first[lifted]  # row: the relay's, from the end pit
-            b = board + delta
-            seeds = pits[end] + more  # the end pit after the first lap, its last seed included
-            if seeds > 1:  # it was occupied: lift it and sow on the other way, lap after lap
-                for _ in inline_laps:
-                    delta, shift, row, empty = row[seeds]
-                    b += delta
-                    seeds = b >> shift & 255  # the end pit, read on the packed board
-                    if seeds < 2:  # it was empty: the sowing ends there
-                        break
-                else:  # a long relay chain: _sow sows it again from the start, watching for loops
-                    work = list(pits)
-                    code, captured, _ = _sow(work, start, d, player, len(pits) >> 1)
-                    if code == _LOOP:
-                        continue  # never ends: not a legal sowing
-                    b = _pack(work)
-                    if code == _AGAIN and b in seen:
-                        continue
-                    keep((move, code == _AGAIN, b, captured))
-                    continue
-            if empty is _END_STOP:
-                keep((move, False, b, 0))
-            elif empty is _END_AGAIN:
-                if b not in seen:  # rule 5b
-                    keep((move, True, b, 0))
-            else:  # crossed, on the own row: capture the facing pit, then the chain
-                facing, chain = empty
-                taken = b >> facing & 255
-                if taken:
-                    b -= taken << facing
-                    for own, facing in chain:
-                        if b >> own & 255:
-                            break
-                        more = b >> facing & 255
-                        if not more:
-                            break
-                        taken += more
-                        b -= more << facing
-                keep((move, False, b, taken))
-    return out
-
 
 def _packable(pits: tuple[int, ...]) -> bool:
-    """True if the kernel serves this board (see above) and _sow is the real one."""
+    """True if the packed kernel serves this board (its total fits the lap tables) and _sow is the real one."""
     return sum(pits) <= _kernel(len(pits)).cap and _sow is _SOW
 
 
@@ -711,8 +431,7 @@ def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> 
     """The legal sowings of ``player`` from ``pits``, pits ascending, CCW before CW.
 
     ``seen`` holds the boards of this turn's earlier choice points: a sow-again that brings one
-    back repeats the within-turn state and is excluded like a relay loop. Peaks are not measured
-    (see _measured_choices).
+    back repeats the within-turn state and is excluded like a relay loop.
     """
     size = len(pits)
     try:
@@ -722,44 +441,23 @@ def _choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> 
     if packed_seen is None or not _packable(pits):
         return _measured_choices(pits, player, seen)
     return [
-        _new_choice((move.sowings[0], again, _unpack(board, size), captured, NO_PEAK, move))
-        for move, again, board, captured in _packed_sowings(pits, _pack(pits), player, packed_seen)
+        _new_choice((move.sowings[0], again, _unpack(board, size), captured, move))
+        for move, again, board, captured
+        in packed_sowings(_KERNELS[size], pits, _pack(pits), player, packed_seen)
     ]
 
 
 def _measured_choices(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> list[_Choice]:
-    """_choices through _sow, one call per candidate: slower, and every peak is measured."""
-    n = len(pits) // 2
-    out = []
-    for pit in range(player * n, (player + 1) * n):
-        if pits[pit] < MIN_SEEDS_TO_SOW:
-            continue
-        for d in (1, -1):
-            work = list(pits)
-            code, captured, peak = _sow(work, pit, d, player, n)
-            if code == _LOOP:
-                continue
-            after = tuple(work)
-            if code == _AGAIN and after in seen:
-                continue
-            out.append(_new_choice((_SOWINGS[pit][d], code == _AGAIN, after, captured, peak,
-                                    _MOVES[pit][d])))
-    return out
+    """_choices through _sow, one call per candidate: for boards the packed kernel does not serve."""
+    return [
+        _new_choice((_SOWINGS[s.pit][s.d], s.again, s.pits, s.captured, _MOVES[s.pit][s.d]))
+        for s in legal_sowings(pits, player, seen, _sow)
+    ]
 
 
 def _has_sowing(pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]]) -> bool:
     """True if ``player`` has a legal sowing from ``pits`` (see _choices)."""
-    n = len(pits) // 2
-    for pit in range(player * n, (player + 1) * n):
-        if pits[pit] < MIN_SEEDS_TO_SOW:
-            continue
-        for d in (1, -1):
-            work = list(pits)
-            code, _, _ = _sow(work, pit, d, player, n)
-            if code == _LOOP or (code == _AGAIN and tuple(work) in seen):
-                continue
-            return True
-    return False
+    return has_sowing(pits, player, seen, _sow)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -772,11 +470,6 @@ class EndReason(enum.Enum):
     SIDE_EMPTY = "a player's pits are all empty"
     NO_MOVES = "neither player can move"
     REPETITION = "the position repeats"
-
-
-def _side_empty(pits: tuple[int, ...]) -> bool:
-    n = len(pits) // 2
-    return not any(pits[:n]) or not any(pits[n:])
 
 
 def end_reason(state: State) -> EndReason | None:
@@ -892,11 +585,11 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return moves
     pits = fields["pits"]
     player = fields["player"]
+    kernel = _KERNELS[len(pits)]
     seen = fields.get("_seen")
     if seen:  # mid-turn
-        sown = _packed_sowings(pits, board, player, seen)
+        sown = packed_sowings(kernel, pits, board, player, seen)
     else:  # a turn start: the end checks of the rules
-        kernel = _KERNELS[len(pits)]
         if (
             not board & kernel.south
             or not board >> kernel.north
@@ -906,14 +599,14 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             return ()
         sown = fields.get("_next")  # sown already when the opponent passed
         if sown is None:
-            sown = _packed_sowings(pits, board, player, (board,))
+            sown = packed_sowings(kernel, pits, board, player, (board,))
     fields["_sown"] = sown
     if sown:
         moves = fields["_moves"] = tuple(map(_first, sown))
         return moves
     moves = _PASS_ONLY
     if not seen:
-        other = _packed_sowings(pits, board, 1 - player, (board,))
+        other = packed_sowings(kernel, pits, board, 1 - player, (board,))
         if other:
             fields["_pass"] = other  # the sowings after the PASS, for apply
         else:
@@ -978,7 +671,7 @@ def apply_traced(state: State, move: Move) -> TurnTrace:
     return _play(state, move, [])
 
 
-def _play(state: State, move: Move, laps: list[Lap] | None) -> TurnTrace:
+def _play(state: State, move: Move, laps: list[LapRecord] | None) -> TurnTrace:
     """apply_traced's work; laps are recorded only when ``laps`` is a list."""
     if not isinstance(move, Move):
         raise IllegalMove(f"{move!r}: not a Move (use Move.parse('3ccw'))")
@@ -1017,18 +710,23 @@ def _play(state: State, move: Move, laps: list[Lap] | None) -> TurnTrace:
             if captured:
                 history = frozenset()  # stores only grow: no earlier position can recur
             after = State(board, (stores[0], stores[1]), 1 - player, history)
-            return TurnTrace(after, tuple(laps or ()))
+            return TurnTrace(after, _laps(laps))
         if board in seen:
             raise IllegalMove(f"{move}: sowing {sowing} brings back a board seen this turn")
         seen.add(board)
         if not _has_sowing(board, player, seen):
             if laps:
-                laps[-1] = replace(laps[-1], result=LapEnd.NO_SOWING_LEFT)
+                laps[-1] = laps[-1]._replace(code=_NO_SOWING_LEFT)
             if k != last:
                 raise IllegalMove(f"{move}: no sowing is left after {sowing}; the turn ends")
-            return TurnTrace(State(board, state.stores, 1 - player, history), tuple(laps or ()))
+            return TurnTrace(State(board, state.stores, 1 - player, history), _laps(laps))
     mid_turn = State(tuple(pits), state.stores, player, history, frozenset(seen))
-    return TurnTrace(mid_turn, tuple(laps or ()))
+    return TurnTrace(mid_turn, _laps(laps))
+
+
+def _laps(records: list[LapRecord] | None) -> tuple[Lap, ...]:
+    """The Laps of the lap records _sow made (none if they were not recorded)."""
+    return tuple(map(_lap, records)) if records else ()
 
 
 def apply(state: State, move: Move) -> State:
@@ -1068,7 +766,7 @@ def apply(state: State, move: Move) -> State:
         if again:
             seen = seen | {board} if seen else {fields["_board"], board}
             # The continuations are needed now (does a sowing remain?) and by legal_moves.
-            follow = _packed_sowings(after_pits, board, player, seen)
+            follow = packed_sowings(_KERNELS[len(pits)], after_pits, board, player, seen)
             if follow:  # mid-turn: the same player chooses again
                 new["player"] = player
                 new["_seen"] = seen
@@ -1199,239 +897,6 @@ def parse_text(text: str) -> State:
     stores = (int(south_row.group(2)), int(north_row.group(1)))
     player = PLAYER_NAMES.index(to_move.group(1))
     return State(pits, stores, player, turn_boards={pits} if to_move.group(2) else frozenset())
-
-
-# ---------------------------------------------------------------------------------------------
-# Capacity analysis for the printed board
-
-POLICIES = ("random", "greedy")
-# required_*_capacity: the 99.9th percentile (nearest rank: the 3rd largest of 2000) of the
-# per-game peak load, the larger of the random and the greedy runs.
-CAPACITY_GAMES = 2000  # seeded games per policy
-CAPACITY_SEED = 1  # seed of those games (game g of a run has its own Random, see game_rng)
-
-
-class GameLoads(NamedTuple):
-    """The extreme loads of one game: most seeds in any pit, most in any store, turns played."""
-
-    pit: int
-    store: int
-    turns: int
-
-
-@dataclass(frozen=True)
-class LoadStats:
-    """Distribution of a per-game maximum over many games (nearest-rank percentiles)."""
-
-    p50: int
-    p90: int
-    p99: int
-    p999: int
-    max: int
-    mean: float
-
-
-@dataclass(frozen=True)
-class CapacityStats:
-    """Pit and store load distributions of ``games`` seeded games with one policy."""
-
-    pits_per_row: int
-    seeds_per_pit: int
-    policy: str
-    games: int
-    seed: int
-    pit: LoadStats
-    store: LoadStats
-
-
-def percentile(values: Sequence[int], percent: float) -> int:
-    """Nearest-rank percentile: the smallest value with at least ``percent`` % of values <= it."""
-    if not values:
-        raise ValueError("percentile of no values")
-    if not 0 < percent <= 100:
-        raise ValueError(f"percent={percent!r}: must be in (0, 100]")
-    ordered = sorted(values)
-    # Integer arithmetic in per-mille steps avoids 0.999 * 1000 = 998.9999... rounding up wrongly.
-    rank = -(-round(percent * 1000) * len(ordered) // 100_000)
-    return ordered[max(rank, 1) - 1]
-
-
-def load_stats(values: Sequence[int]) -> LoadStats:
-    """Percentiles (50, 90, 99, 99.9), maximum and mean of per-game loads."""
-    return LoadStats(
-        p50=percentile(values, 50),
-        p90=percentile(values, 90),
-        p99=percentile(values, 99),
-        p999=percentile(values, 99.9),
-        max=max(values),
-        mean=sum(values) / len(values),
-    )
-
-
-def game_rng(seed: int, game: int) -> random.Random:
-    """The generator of game number ``game`` in a run seeded with ``seed``."""
-    return random.Random(f"giuthi:{seed}:{game}")
-
-
-def _random_choice(
-    pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]], rng: random.Random
-) -> _Choice | None:
-    """A legal sowing drawn uniformly, or None if there is none.
-
-    Draws among the sowable (pit, direction) pairs and throws an illegal one out before drawing
-    again, which is uniform over the legal ones yet sows about one candidate instead of all.
-    """
-    n = len(pits) // 2
-    candidates = [
-        (pit, d)
-        for pit in range(player * n, (player + 1) * n)
-        if pits[pit] >= MIN_SEEDS_TO_SOW
-        for d in (1, -1)
-    ]
-    while candidates:
-        k = rng.randrange(len(candidates)) if len(candidates) > 1 else 0
-        pit, d = candidates[k]
-        work = list(pits)
-        code, captured, peak = _sow(work, pit, d, player, n)
-        after = tuple(work)
-        if code == _LOOP or (code == _AGAIN and after in seen):
-            del candidates[k]
-            continue
-        return _Choice(_SOWINGS[pit][d], code == _AGAIN, after, captured, peak, _MOVES[pit][d])
-    return None
-
-
-def _greedy_choice(
-    pits: tuple[int, ...], player: int, seen: Set[tuple[int, ...]], rng: random.Random
-) -> _Choice | None:
-    """A legal sowing capturing the most seeds right away (ties drawn uniformly), or None."""
-    choices = _measured_choices(pits, player, seen)
-    if not choices:
-        return None
-    best = max(c.captured for c in choices)
-    choices = [c for c in choices if c.captured == best]
-    return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
-
-
-def play_game(
-    pits_per_row: int, seeds_per_pit: int, rng: random.Random, policy: str = "random"
-) -> GameLoads:
-    """Play one game to its end with both players on ``policy`` and return its peak loads.
-
-    "random" picks uniformly among the legal sowings at every choice point; "greedy" picks a
-    sowing that captures the most seeds right away (a sow-again captures none yet), ties at
-    random: looking through sow-agains is no option, their chains can run past 1000 sowings on
-    2x8. The pit load is read at every lap's end, before a relay lifts the pit, so seeds
-    passing through a pit count while they are in it. Same rules as apply, on raw tuples.
-    """
-    validate_parameters(pits_per_row, seeds_per_pit)
-    if policy not in POLICIES:
-        raise ValueError(f"policy={policy!r}: must be one of {', '.join(POLICIES)}")
-    choose = _greedy_choice if policy == "greedy" else _random_choice
-    pits = (seeds_per_pit,) * (2 * pits_per_row)
-    stores = [0, 0]
-    player = SOUTH
-    history: set[tuple] = set()
-    peak = seeds_per_pit
-    turns = 0
-    while not _side_empty(pits):
-        position = (pits, stores[0], stores[1], player)
-        if position in history:
-            break
-        seen = {pits}
-        choice = choose(pits, player, seen, rng)
-        if choice is None and not _has_sowing(pits, 1 - player, seen):
-            break
-        history.add(position)
-        while choice is not None:
-            peak = max(peak, choice.peak)
-            pits = choice.pits
-            if not choice.again:
-                if choice.captured:
-                    stores[player] += choice.captured
-                    history.clear()
-                break
-            seen.add(pits)
-            choice = choose(pits, player, seen, rng)
-        player = 1 - player
-        turns += 1
-    return GameLoads(peak, max(stores), turns)
-
-
-def capacity_stats(
-    pits_per_row: int = DEFAULT_PITS_PER_ROW,
-    seeds_per_pit: int = DEFAULT_SEEDS_PER_PIT,
-    games: int = CAPACITY_GAMES,
-    seed: int = CAPACITY_SEED,
-    policy: str = "random",
-) -> CapacityStats:
-    """Pit and store load distributions over ``games`` seeded games with one policy."""
-    validate_parameters(pits_per_row, seeds_per_pit)
-    if not isinstance(games, int) or games < 1:
-        raise ValueError(f"games={games!r}: must be a positive int")
-    loads = [
-        play_game(pits_per_row, seeds_per_pit, game_rng(seed, g), policy) for g in range(games)
-    ]
-    return CapacityStats(
-        pits_per_row,
-        seeds_per_pit,
-        policy,
-        games,
-        seed,
-        load_stats([g.pit for g in loads]),
-        load_stats([g.store for g in loads]),
-    )
-
-
-def compute_capacity(pits_per_row: int, seeds_per_pit: int) -> tuple[int, int]:
-    """(pit, store) capacity: the larger 99.9th percentile of the random and greedy runs."""
-    runs = [
-        capacity_stats(pits_per_row, seeds_per_pit, CAPACITY_GAMES, CAPACITY_SEED, policy)
-        for policy in POLICIES
-    ]
-    return max(r.pit.p999 for r in runs), max(r.store.p999 for r in runs)
-
-
-# (pits per row, seeds per pit) -> (pit capacity, store capacity) in seeds, as compute_capacity
-# returns them (CAPACITY_GAMES games per policy, CAPACITY_SEED): printed by
-# `benchmarks/giuthi_capacity.py --table` and pasted here; a test recomputes the 2x6 entry.
-CAPACITY_TABLE: Mapping[tuple[int, int], tuple[int, int]] = MappingProxyType(
-    {
-        (5, 4): (30, 35), (5, 5): (34, 46), (5, 6): (36, 58),
-        (5, 7): (42, 62), (5, 8): (48, 71), (5, 9): (52, 81),
-        (6, 4): (28, 43), (6, 5): (32, 51), (6, 6): (41, 65),
-        (6, 7): (46, 71), (6, 8): (54, 83), (6, 9): (60, 93),
-        (7, 4): (27, 47), (7, 5): (35, 59), (7, 6): (49, 70),
-        (7, 7): (52, 85), (7, 8): (55, 93), (7, 9): (60, 106),
-        (8, 4): (31, 53), (8, 5): (39, 68), (8, 6): (46, 79),
-        (8, 7): (54, 94), (8, 8): (55, 109), (8, 9): (64, 117),
-        (9, 4): (30, 57), (9, 5): (37, 73), (9, 6): (47, 87),
-        (9, 7): (49, 102), (9, 8): (65, 115), (9, 9): (69, 133),
-        (10, 4): (30, 63), (10, 5): (43, 79), (10, 6): (47, 99),
-        (10, 7): (57, 113), (10, 8): (59, 128), (10, 9): (67, 146),
-    }
-)
-
-
-@lru_cache(maxsize=None)
-def _capacity(pits_per_row: int, seeds_per_pit: int) -> tuple[int, int]:
-    validate_parameters(pits_per_row, seeds_per_pit)
-    found = CAPACITY_TABLE.get((pits_per_row, seeds_per_pit))
-    return found if found is not None else compute_capacity(pits_per_row, seeds_per_pit)
-
-
-def required_pit_capacity(
-    pits_per_row: int = DEFAULT_PITS_PER_ROW, seeds_per_pit: int = DEFAULT_SEEDS_PER_PIT
-) -> int:
-    """Seeds a printed pit must hold: 99.9th percentile of the largest pit load per game."""
-    return _capacity(pits_per_row, seeds_per_pit)[0]
-
-
-def required_store_capacity(
-    pits_per_row: int = DEFAULT_PITS_PER_ROW, seeds_per_pit: int = DEFAULT_SEEDS_PER_PIT
-) -> int:
-    """Seeds a printed store must hold: 99.9th percentile of the largest store load per game."""
-    return _capacity(pits_per_row, seeds_per_pit)[1]
 
 
 def sample_game(

@@ -2,8 +2,9 @@
 
 Every submitted form is a new job with a fresh folder under the server's temporary directory, so
 two tabs (or two quick submits) never share files. At most ``max_running`` workers run at once (the
-rest wait their turn); cancelling stops the worker's whole process group (PrusaSlicer included),
-and the CLI's own signal handling removes anything half-made.
+rest wait their turn); cancelling stops the worker's whole process group (PrusaSlicer included)
+and removes the job's folder. A worker also dies with a server killed outright (SIGKILL): see
+printables/serve/lifeline.py.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import printables
+from printables.serve import lifeline
 from printables.serve.worker import JOB_FILE, MAX_FILE_ENV, RESULT_FILE
 
 LOG_FILE = "log.txt"
@@ -190,15 +192,27 @@ class Jobs:
                 self._finish(job, "cancelled")
                 return
             job.state = "running"
-            with open(job.folder / LOG_FILE, "w", encoding="utf-8") as log:
-                job.process = subprocess.Popen(
-                    [sys.executable, "-m", "printables.serve.worker", str(job.folder)],
-                    cwd=job.folder, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
-                    env=_worker_env(job.folder, self.max_file_bytes), start_new_session=True,
-                )
-            if job.cancel_requested:  # cancelled while the worker was being started
-                self._stop(job)
-            code = job.process.wait()
+            # This thread starts the worker and waits for it: the worker's parent-death signal
+            # fires when this thread ends (printables/serve/lifeline.py), and the lifeline's write
+            # end stays open here until then.
+            read_end, write_end, lifeline_env = lifeline.open_lifeline()
+            try:
+                with open(job.folder / LOG_FILE, "w", encoding="utf-8") as log:
+                    job.process = subprocess.Popen(
+                        [sys.executable, "-m", "printables.serve.worker", str(job.folder)],
+                        cwd=job.folder, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                        env={**_worker_env(job.folder, self.max_file_bytes), **lifeline_env},
+                        start_new_session=True, pass_fds=(read_end,),
+                    )
+                os.close(read_end)
+                read_end = -1
+                if job.cancel_requested:  # cancelled while the worker was being started
+                    self._stop(job)
+                code = job.process.wait()
+            finally:
+                for fd in (read_end, write_end):
+                    if fd >= 0:
+                        os.close(fd)
         finally:
             self._slots.release()
         if job.cancel_requested:
@@ -220,6 +234,8 @@ class Jobs:
             self._finish(job, "refused" if exit_code == 2 else "failed")
 
     def _finish(self, job: Job, state: str) -> None:
+        if state == "cancelled":  # the page says nothing was kept: the worker is stopped, so remove it all
+            shutil.rmtree(job.folder, ignore_errors=True)
         job.state = state
         job.finished = time.monotonic()
         self._prune()

@@ -1,20 +1,33 @@
 """The customizer's HTTP server (the standard library's ThreadingHTTPServer).
 
-It answers only local requests by default: the peer must be a loopback address and the Host header
-must name this machine (localhost, 127.0.0.1, [::1]) — the latter keeps a web page on another site
-from reaching the server through a rebound DNS name — and a form may only be posted from the
-customizer's own pages (the Origin header, when the browser sends one).
+It answers only local requests when it listens on an address that resolves to loopback (the
+default, 127.0.0.1; also ``localhost``, ``127.1``...): the peer must be a loopback address and the
+Host header must name this machine (localhost, 127.0.0.1, [::1]) — the latter keeps a web page on
+another site from reaching the server through a rebound DNS name. On any other address (the user
+chose to serve the network) any peer and Host are answered. Either way a form may only be posted
+from the customizer's own pages (the Origin header, when the browser sends one).
+
+Its doors: at most ``MAX_CONNECTIONS`` connections at once, no more than ``MAX_PER_PEER`` of them
+from one other machine; a request must arrive whole in time (its headers within
+``HEADER_DEADLINE_S``, its form within ``BODY_DEADLINE_S`` more); when every place is taken, the
+connection that has waited longest for its request gives its place up to the new one, and only
+when every connection is being answered is the new one told "busy" (503). A malformed request gets
+a 400 or 404 answer, and a client that hangs up is one line in the terminal.
 """
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import json
 import mimetypes
+import os
 import re
 import shutil
 import socket
+import sys
 import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -28,6 +41,14 @@ STATIC = Path(__file__).resolve().parent / "static"
 LOCAL_HOST_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 MAX_FORM_BYTES = 64_000
 MAX_CONNECTIONS = 64  # open connections at once; more are answered 503 and closed
+MAX_PER_PEER = 8  # open connections from one other machine (this machine's all share one address)
+LISTEN_BACKLOG = 128  # connections the kernel queues before the server accepts them
+HEADER_DEADLINE_S = 10.0  # a request's line and headers must arrive within this
+BODY_DEADLINE_S = 10.0  # and its form within this after them
+MAX_LENGTH_DIGITS = 18  # a Content-Length longer than this is no number of bytes we could take
+BUSY_ANSWER = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+               b"Connection: close\r\nContent-Length: 45\r\n\r\n"
+               b"busy: too many connections at once; try again")
 NO_SCRIPT_WAIT_S = 10.0  # a form posted without JavaScript waits this long for a refusal
 SOCKET_TIMEOUT_S = 30  # a client that sends nothing for this long is dropped
 JOB_PATH = re.compile(r"/jobs/([0-9a-f]{16})(/.*)?")
@@ -44,6 +65,15 @@ def is_loopback(address: str) -> bool:
     return (mapped or ip).is_loopback
 
 
+def resolves_to_loopback(host: str) -> bool:
+    """Whether every address ``host`` names is this machine's loopback (``LOCALHOST``, ``127.1``)."""
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return False
+    return bool(infos) and all(is_loopback(str(info[4][0])) for info in infos)
+
+
 def host_name(header: str) -> str:
     """The name in a Host header, without the port: ``[::1]:8000`` -> ``::1``."""
     header = header.strip().lower()
@@ -52,38 +82,132 @@ def host_name(header: str) -> str:
     return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
+def host_port(header: str) -> int | None:
+    """The port in a Host header (80 when none is written), or None when it is no port."""
+    header = header.strip()
+    tail = header.rsplit("]", 1)[1] if header.startswith("[") else (header if header.count(":") == 1 else "")
+    if ":" not in tail:
+        return 80
+    digits = tail.rsplit(":", 1)[1]
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 5 else None
+
+
+class _DeadlineReader(io.RawIOBase):
+    """A connection's incoming bytes, refused once the handler's deadline has passed: a client
+    trickling a byte now and then cannot hold its place for longer than the deadline."""
+
+    def __init__(self, sock: socket.socket, handler: "Handler"):
+        super().__init__()
+        self.sock, self.handler = sock, handler
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        """Bytes from the socket, waiting no later than the deadline."""
+        remaining = self.handler.deadline - time.monotonic()
+        if remaining <= 0:
+            self.handler.timed_out = True
+            raise TimeoutError("the request did not arrive in time")
+        self.sock.settimeout(min(remaining, SOCKET_TIMEOUT_S))
+        try:
+            count = self.sock.recv_into(buffer)
+        except TimeoutError:
+            self.handler.timed_out = True
+            raise
+        finally:
+            self.sock.settimeout(SOCKET_TIMEOUT_S)
+        self.handler.received += count
+        return count
+
+
 class CustomizerServer(ThreadingHTTPServer):
     """The HTTP server with its jobs and who it answers."""
 
     daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, host: str, port: int, jobs: Jobs, *, allow_remote: bool = False):
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.jobs = jobs
         self.allow_remote = allow_remote
         self.host_names = LOCAL_HOST_NAMES | {host.lower().strip("[]")}
-        self.connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.max_connections = MAX_CONNECTIONS
+        # Each open connection: [peer address, since when it waits for its request (None while answered)].
+        self._open: dict[socket.socket, list] = {}
+        self._open_lock = threading.Lock()
         super().__init__((host, port), Handler)
+        self.host_names |= {str(self.server_address[0]).lower()}
 
     def process_request(self, request, client_address):
-        """Serve the connection in a thread, or, beyond MAX_CONNECTIONS open ones, say so and close it."""
-        if not self.connections.acquire(blocking=False):
+        """Serve the connection in a thread, or, when no place is free, say so and close it."""
+        with self._open_lock:
+            admitted = self._admit(request, client_address[0])
+        if not admitted:
             try:
-                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
-                                b"Connection: close\r\nContent-Length: 45\r\n\r\n"
-                                b"busy: too many connections at once; try again")
+                request.settimeout(1.0)
+                request.sendall(BUSY_ANSWER)
             except OSError:
                 pass
             self.shutdown_request(request)
             return
         super().process_request(request, client_address)
 
+    def _admit(self, request: socket.socket, peer: str) -> bool:
+        """Give the connection a place (holding the lock): free or taken from a connection still
+        waiting for its request; False when every place is answering one."""
+        now = time.monotonic()
+        if not is_loopback(peer):  # one other machine may not take every place
+            own = [s for s, (address, _) in self._open.items() if address == peer]
+            if len(own) >= MAX_PER_PEER and not self._evict(own):
+                return False
+        if len(self._open) >= self.max_connections and not self._evict(list(self._open)):
+            return False
+        self._open[request] = [peer, now]
+        return True
+
+    def _evict(self, candidates: list[socket.socket]) -> bool:
+        """Close the connection among ``candidates`` that has waited longest for its request."""
+        waiting = [(self._open[s][1], i, s) for i, s in enumerate(candidates) if self._open[s][1] is not None]
+        if not waiting:
+            return False
+        victim = min(waiting)[2]
+        del self._open[victim]
+        try:
+            victim.shutdown(socket.SHUT_RDWR)  # its thread's read ends; the thread closes it
+        except OSError:
+            pass
+        return True
+
+    def set_waiting(self, request: socket.socket, waiting: bool) -> None:
+        """Mark a connection as waiting for (the rest of) a request, or as being answered."""
+        with self._open_lock:
+            entry = self._open.get(request)
+            if entry is not None:
+                entry[1] = time.monotonic() if waiting else None
+
     def process_request_thread(self, request, client_address):
         """One connection's thread; frees its place when done."""
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self.connections.release()
+            with self._open_lock:
+                self._open.pop(request, None)
+
+    def handle_error(self, request, client_address):
+        """One line in the terminal, never a traceback (PRINTABLES_DEBUG=1 shows it)."""
+        error = sys.exc_info()[1]
+        peer = f"{client_address[0]}:{client_address[1]}" if isinstance(client_address, tuple) else "a client"
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            line = f"serve: {peer} hung up ({type(error).__name__})"
+        else:
+            line = f"serve: a request from {peer} failed ({type(error).__name__}: {' '.join(str(error).split())[:200]})"
+        if os.environ.get("PRINTABLES_DEBUG"):
+            super().handle_error(request, client_address)
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass
 
     @property
     def url(self) -> str:
@@ -104,6 +228,40 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         """Quiet: the terminal shows the server's address, not every request."""
 
+    # -- one request, whole and in time ------------------------------------------------------------
+    deadline = 0.0
+    timed_out = False
+    received = 0
+
+    def setup(self):
+        """The connection, read through the deadline."""
+        super().setup()
+        self.rfile = io.BufferedReader(_DeadlineReader(self.connection, self))
+
+    def handle_one_request(self):
+        """One request: its line and headers within HEADER_DEADLINE_S; a late one is answered 408."""
+        self.deadline = time.monotonic() + HEADER_DEADLINE_S
+        self.timed_out, self.received = False, 0
+        self.server.set_waiting(self.connection, True)
+        super().handle_one_request()
+        if self.timed_out:
+            self.close_connection = True
+            if self.received:  # a request begun and not finished in time (an idle connection just closes)
+                try:
+                    self.connection.settimeout(1.0)
+                    self.connection.sendall(b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
+                                            b"Content-Type: text/plain\r\nContent-Length: 34\r\n\r\n"
+                                            b"the request did not arrive in time")
+                except OSError:
+                    pass
+
+    def parse_request(self):
+        """The request line and headers; a request without a form is then whole."""
+        parsed = super().parse_request()
+        if parsed and self.command != "POST":
+            self.server.set_waiting(self.connection, False)
+        return parsed
+
     # -- who may ask ------------------------------------------------------------------------------
     def refusal(self) -> str | None:
         """Why this request is refused, or None when it comes from this machine for this server."""
@@ -111,24 +269,29 @@ class Handler(BaseHTTPRequestHandler):
         if not self.server.allow_remote and not is_loopback(peer):
             return f"refused: this customizer answers only this machine, not {peer}"
         host = self.headers.get("Host")
-        if self.server.allow_remote:  # the user chose to serve other machines (--host 0.0.0.0)
-            return None
-        if host is None or host_name(host) not in self.server.host_names:
+        # Served to the network (the user chose --host 0.0.0.0 or another address), any Host is
+        # answered; on loopback only this machine's names (no rebound DNS name).
+        if not self.server.allow_remote and (host is None or host_name(host) not in self.server.host_names):
             return f"refused: Host {host!r} is not this machine; open {self.server.url}"
         origin = self.headers.get("Origin")
-        if self.command == "POST" and origin is not None and not self.is_own_origin(origin):
+        if self.command == "POST" and origin is not None and not self.is_own_origin(origin, host):
             return f"refused: a form posted from {origin} (only the customizer's own pages may post)"
         return None
 
-    def is_own_origin(self, origin: str) -> bool:
-        """Whether a browser's Origin header names this server (not another site, port or a sandbox)."""
+    def is_own_origin(self, origin: str, host: str | None) -> bool:
+        """Whether a browser's Origin header names this server (not another site, port or a sandbox):
+        on loopback one of this machine's names at the server's port; served to the network, the
+        very host and port the request was sent to (same origin)."""
         try:
             parts = urlsplit(origin)
-            port = parts.port
+            port = parts.port or 80
         except ValueError:
             return False
-        return (parts.scheme == "http" and (parts.hostname or "") in self.server.host_names
-                and port == self.server.server_address[1])
+        if parts.scheme != "http" or not parts.hostname:
+            return False
+        if not self.server.allow_remote:
+            return parts.hostname in self.server.host_names and port == self.server.server_address[1]
+        return host is not None and parts.hostname == host_name(host) and port == host_port(host)
 
     # -- responses --------------------------------------------------------------------------------
     def send(self, status: int, body: bytes | str, content_type: str = "text/html; charset=utf-8",
@@ -173,6 +336,14 @@ class Handler(BaseHTTPRequestHandler):
         """Whether the page's script asked (JSON), rather than a plain form post (HTML)."""
         return "application/json" in self.headers.get("Accept", "")
 
+    def request_path(self) -> str | None:
+        """The request's path, decoded; None after answering 400 when it is no path (``//[``)."""
+        try:
+            return unquote(urlsplit(self.path).path)
+        except ValueError:
+            self.send(HTTPStatus.BAD_REQUEST, f"refused: {self.path[:80]!r} is not a path", "text/plain; charset=utf-8")
+            return None
+
     # -- methods ----------------------------------------------------------------------------------
     def do_HEAD(self):
         """As GET, without the body."""
@@ -184,7 +355,9 @@ class Handler(BaseHTTPRequestHandler):
         if why:
             self.send(HTTPStatus.FORBIDDEN, why, "text/plain; charset=utf-8")
             return
-        path = unquote(urlsplit(self.path).path)
+        path = self.request_path()
+        if path is None:
+            return
         if path == "/":
             self.send(HTTPStatus.OK, pages.index_page())
         elif path.lstrip("/") in forms.KINDS:
@@ -200,13 +373,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         """Form posts and cancels; refused unless local and from the customizer's own pages."""
+        body = self.read_form_body()  # read first, even when refused: it would be taken for the next request
+        self.server.set_waiting(self.connection, False)
+        if body is None:
+            return
         why = self.refusal()
         if why:
             self.send(HTTPStatus.FORBIDDEN, why, "text/plain; charset=utf-8")
             return
-        path = unquote(urlsplit(self.path).path)
-        body = self.read_form_body()
-        if body is None:
+        path = self.request_path()
+        if path is None:
             return
         if path.lstrip("/") in forms.KINDS:
             self.submit(path.lstrip("/"), dict(parse_qsl(body, keep_blank_values=True)))
@@ -235,14 +411,16 @@ class Handler(BaseHTTPRequestHandler):
             refuse(HTTPStatus.LENGTH_REQUIRED, "refused: send the form with a Content-Length, not in chunks")
             return None
         raw = (self.headers.get("Content-Length") or "0").strip()
-        if not raw.isdigit():
-            refuse(HTTPStatus.BAD_REQUEST, f"refused: Content-Length {raw!r} is not a number of bytes")
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > MAX_LENGTH_DIGITS:  # not '²', nor 5,000 digits
+            shown = repr(raw) if len(raw) <= 40 else f"{raw[:20]!r}... ({len(raw)} characters)"
+            refuse(HTTPStatus.BAD_REQUEST, f"refused: Content-Length {shown} is not a number of bytes")
             return None
         length = int(raw)
         if length > MAX_FORM_BYTES:
             refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                    f"refused: a form of {length} bytes (at most {MAX_FORM_BYTES})")
             return None
+        self.deadline = time.monotonic() + BODY_DEADLINE_S
         data = self.rfile.read(length)
         if len(data) < length:  # the client hung up mid-form
             self.close_connection = True
@@ -252,11 +430,12 @@ class Handler(BaseHTTPRequestHandler):
     # -- handlers ---------------------------------------------------------------------------------
     def static(self, name: str) -> None:
         """A file of the static folder, and nothing outside it."""
-        if "\0" in name:
-            self.not_found()
-            return
-        path = (STATIC / name).resolve()
-        if not path.is_relative_to(STATIC) or not path.is_file():
+        try:  # a name the file system cannot take (a NUL, too long) is just not there
+            path = (STATIC / name).resolve()
+            found = "\0" not in name and path.is_relative_to(STATIC) and path.is_file()
+        except (OSError, ValueError):
+            found = False
+        if not found:
             self.not_found()
             return
         self.send_file(path, download=False)
@@ -346,7 +525,7 @@ def make_server(host: str = "127.0.0.1", port: int = 0, root: Path | None = None
     if made:
         sweep_stale()
         root = make_root()
-    allow_remote = not is_loopback(host) and host not in ("localhost",)
+    allow_remote = not resolves_to_loopback(host)
     try:
         return CustomizerServer(host, port, Jobs(Path(root)), allow_remote=allow_remote)
     except BaseException:

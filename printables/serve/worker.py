@@ -147,8 +147,10 @@ def _write_json(path: Path, data: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the job in the folder named on the command line."""
     from printables import cleanup
+    from printables.serve import lifeline
 
     cleanup.install_signal_handlers()
+    lifeline.hold_on()  # dies with the server, even one killed with SIGKILL
     limit_file_size()
     argv = sys.argv[1:] if argv is None else argv
     folder = Path(argv[0]).resolve()
