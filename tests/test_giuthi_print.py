@@ -521,7 +521,7 @@ def _pdf_text(path: Path) -> str:
     from pypdf import PdfReader
 
     reader = PdfReader(path)
-    assert len(reader.pages) == 1
+    assert len(reader.pages) in (1, 2)  # the settings, and a board's assembly drawing
     return reader.pages[0].extract_text()
 
 

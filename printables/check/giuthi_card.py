@@ -45,6 +45,8 @@ CLOSED = "closed {x} x {y} x {z} mm"
 HALF = "each half {x} x {y} x {z} mm"
 SCREWS = "{count} x {screw} pan-head self-tapping screws for plastic, {length} mm"
 BOARD = "board 2x{n}, {s} seeds per pit"
+ASSEMBLY = "Assembly"
+ASSEMBLY_BAND = "Band path {path} mm round the closed board"
 FIELDS = {"prints": WHOLE, "per": WHOLE, "made": WHOLE, "needed": WHOLE, "pits": WHOLE, "s": WHOLE, "n": WHOLE,
           "count": WHOLE, "l": NUMBER, "w": NUMBER, "h": NUMBER, "x": NUMBER, "y": NUMBER, "z": NUMBER,
           "path": NUMBER, "length": NUMBER, "screw": r"No\. \d+ \([\d.]+ mm\)|M[\d.]+"}
@@ -64,13 +66,33 @@ def _params(drawing) -> dict:
     return params if isinstance(params, dict) else {}
 
 
+def _check_pages(drawing: PdfDrawing, lang: str) -> CheckResult:
+    """The settings on one page; a board's card has its assembly drawing on a second, whose band
+    path is the manifest's."""
+    pages = len(drawing.pages)
+    if pages == 1:
+        return CheckResult("pages", True, "1 page: the settings (no board, no assembly drawing)")
+    if pages != 2:
+        return CheckResult("pages", False, f"{pages} pages; the card has the settings and the assembly drawing")
+    second = " ".join(drawing.pages[1].text.split())
+    heading = said(lang, ASSEMBLY) in second
+    band = _find(lang, ASSEMBLY_BAND, second)
+    manifests = sorted(drawing.path.parent.glob("giuthi-board-*.json"))
+    want = json.loads(manifests[0].read_text()).get("band_loop_mm") if manifests else None
+    same = band is not None and want is not None and abs(float(band.group("path")) - float(want)) <= NUMBER_TOLERANCE
+    return CheckResult("pages", heading and same,
+                       f"2 pages: the settings, then the assembly drawing"
+                       + ("" if heading else "; the second page has no assembly heading")
+                       + (f" (band path {band.group('path')} mm, manifest {want} mm)" if band else "; no band path drawn"))
+
+
 def check_print_card(drawing: PdfDrawing) -> list[CheckResult]:
     """The card states the user's settings, names parts that exist, and orders enough seeds."""
     text = " ".join(page.text for page in drawing.pages)
     flat = " ".join(text.split())
     lang = lang_of(_params(drawing))
     results = [check_page_size(drawing, "a4", False)]
-    results.append(CheckResult("one page", len(drawing.pages) == 1, f"{len(drawing.pages)} page(s)"))
+    results.append(_check_pages(drawing, lang))
     missing = [name for name, words in REQUIRED_SETTINGS.items() if said(lang, words) not in flat]
     results.append(CheckResult("settings", not missing, f"missing: {', '.join(missing)}" if missing else "printer, 0.2 mm layers, 20 % infill, no raft, profile"))
     missing = [name for name, words in TO_PRINTER.items() if said(lang, words) not in flat]
