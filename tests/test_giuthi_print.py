@@ -988,3 +988,49 @@ def test_card_temperatures_are_the_gcodes(slicer, sprue, tmp_path):
     said = re.search(r"nozzle (\d+) \u00b0C, bed (\d+) \u00b0C", text)
     assert said, text
     assert nozzle == {int(said.group(1))} and bed == {int(said.group(2))}, (nozzle, bed, said.group(0))
+
+
+def test_assembly_drawing_is_the_models_hinge_at_full_size():
+    #   screw ->[R clearance][L pilot] ........ [R pilot][L clearance]<- screw
+    from printables.layout.giuthi_board import hinge_knuckles
+    from printables.layout.primitives import Rect, Text
+    from printables.params.giuthi_board import GiuthiBoardParams
+    from printables.render.giuthi_assembly import assembly_items
+
+    board = GiuthiBoardParams()
+    items, bottom = assembly_items(board, 15.0, 40.0, 180.0)
+    rects = [i for i in items if isinstance(i, Rect)]
+    # Knuckles: as long as the layout's, as wide as they stand (full size), in the halves' two greys.
+    knuckles = sorted((r for r in rects if r.h == pytest.approx(2 * board.knuckle_radius_mm)), key=lambda r: r.x)
+    assert [round(r.w, 3) for r in knuckles] == [round(k.y1 - k.y0, 3) for k in hinge_knuckles(board)]
+    assert [r.fill for r in knuckles] == [0.62, 0.82, 0.62, 0.82]  # right, left, right, left
+    # Two screws, exploded off the ends: shanks as long and thick as the screws to buy.
+    shanks = [r for r in rects if r.h == pytest.approx(board.screw_diameter_mm)]
+    assert len(shanks) == 2 and all(r.w == pytest.approx(board.screw_length_mm) for r in shanks)
+    left_edge = min(r.x for r in knuckles)
+    right_edge = max(r.x + r.w for r in knuckles)
+    assert shanks[0].x + shanks[0].w < left_edge and shanks[1].x > right_edge
+    words = {i.text for i in items if isinstance(i, Text)}
+    assert {"clearance hole: the screw turns", "pilot hole: the screw bites", "rubber band in its groove",
+            "Band path 318.8 mm round the closed board"} <= words
+    assert bottom < 297 - 15
+
+
+def test_card_with_another_band_path_on_its_assembly_page_fails(tmp_path):
+    from dataclasses import replace as dc_replace
+
+    from printables.fileio import write_atomic
+    from printables.layout.primitives import Page, Text
+    from printables.models import seed_params_for
+    from printables.params.giuthi_board import GiuthiBoardParams
+    from printables.render.giuthi_card import card_in_language, giuthi_print_card
+    from printables.render.pdf import render_pdf
+
+    path = _card_set(tmp_path)
+    assert _card_failures(path) == {}
+    board = GiuthiBoardParams()
+    doc = card_in_language(giuthi_print_card(seed_params_for(board), {}, board), "en")
+    page = doc.pages[1]
+    items = tuple(dc_replace(i, text=i.text.replace("318.8", "300.8")) if isinstance(i, Text) else i for i in page.items)
+    write_atomic(path, render_pdf(dc_replace(doc, pages=(doc.pages[0], Page(page.width, page.height, items)))))
+    assert "band path 300.8 mm, manifest 318.8 mm" in _card_failures(path)["pages"]
