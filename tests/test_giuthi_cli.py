@@ -266,3 +266,30 @@ def test_a_model_presets_bad_set_option_names_the_file_and_what_is_allowed(tmp_p
     assert result.exit_code == 2
     assert "odd.toml" in result.output and f"{key} {value!r}: use one of {allowed}" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_lid_text_takes_24_latin_or_hangul_characters_and_refuses_more(tmp_path):
+    out = tmp_path / "g"
+    assert invoke("giuthi", "--show", "--text", "Wanjiru & Kamau, 2026").exit_code == 0
+    assert invoke("giuthi", "--show", "--text", "김철수와 이영희의 기우티").exit_code == 0
+    too_long = "Ngai's gift to Gikuyu & Mumbi"  # 29 characters
+    result = invoke("giuthi", "--text", too_long, "-o", str(out))
+    assert_one_line_error(result, f"lid text {too_long!r} has 29 characters; the lid takes at most 24")
+    assert not out.exists()
+    result = invoke("giuthi", "--text", "Гиути", "-o", str(out))
+    assert_one_line_error(result, "cannot be printed on the lid; use Latin letters, Hangul")
+    # Another lid is another board: its files are named apart from the default's.
+    from printables.models import model_params
+
+    named = model_params("giuthi-board", {"lid_text": "Wanjiru"}, "giuthi").part_name("right")
+    assert named.startswith("giuthi-board-right-2x6-4seeds-") and named != "giuthi-board-right-2x6-4seeds"
+
+
+def test_pit_shape_oval_keeps_troughs_and_round_refuses_them():
+    from printables.models import model_params
+
+    oval = model_params("giuthi-board", {"pit_shape": "oval", "size_mm": "160x145"}, "giuthi")
+    assert oval.pit_length_mm == 56.9 and oval.pit_length_mm / oval.pit_diameter_mm > 1.4
+    assert_one_line_error(invoke("giuthi", "--show", "--pit-length", "60"),
+                          "--pit-length 60: a round pit 35.5 mm wide is at most 49.7 mm long (1.4 x); or --pit-shape oval")
+    assert invoke("giuthi", "--show", "--pit-shape", "oval", "--size", "160x145").exit_code == 0

@@ -102,6 +102,11 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
         base.update(presets[preset])
     given = {OPTION_FIELDS[k]: v for k, v in options.items() if v is not None}
     mapping = {**base, **given}
+    if "pit_shape" in given and not {"size_mm", "pit_diameter_mm", "pit_length_mm"} & set(mapping):
+        # Another pit shape fills the default plan its own way: the pit sizes follow from the size.
+        from printables.params.giuthi_board import DEFAULT_SIZE_MM
+
+        mapping["size_mm"] = "{:g}x{:g}".format(*DEFAULT_SIZE_MM)
     # A preset may say the set's language and rules paper; --lang and --paper, when given, win.
     source = click.core.ParameterSource.DEFAULT
     if ctx.get_parameter_source("lang") == source:

@@ -39,7 +39,8 @@ CORNER_RADIUS_MM = 3.0  # plan radius of the two outer corners
 # as several lines; the roofs over them are short bridges the slicer prints without support.
 LID_DEPTH_MM = 0.6
 LID_TITLE_MM = 16.0  # letter height (em size) of "Giuthi"
-LID_LINE_MM = 8.0  # of the owner's line under it
+LID_LINE_MM = 10.0  # of the owner's line
+LID_CLEAR_MM = 2.5  # from a line's letters to the border's edge and to the cups' rims
 LID_MIN_MM = 4.5  # a longer line is set smaller to fit between the fold and the band, never below this
 LID_FONTS = {"latin": "NotoSans-Bold", "hangul": "NanumGothicBold"}  # printables.fonts names
 
@@ -259,35 +260,33 @@ def hinge_knuckles(p: GiuthiBoardParams) -> tuple[Knuckle, ...]:
 
 
 def lid_lines(p: GiuthiBoardParams) -> tuple[LidLine, ...]:
-    """The lid's words, centred between the fold and the band groove on the turning half's underside.
+    """The lid's words on the turning half's underside: "Giuthi" under North's border, the owner's
+    line under South's, each between the fold and the band groove.
 
-    Written mirrored in x on the bed face, so they read the right way up on the closed board
-    seen from South's edge. Hangul takes NanumGothic, Latin Noto Sans.
+    Under the borders the board is solid from bed to playing surface: under a cup the letters
+    would thin its floor. A line is set at most as tall as its border less a wall each side, and
+    smaller (not below ``LID_MIN_MM``) when it is too long for the room. Written mirrored in x on
+    the bed face, so it reads the right way up on the closed board seen from South's edge; Hangul
+    takes NanumGothic, Latin Noto Sans.
     """
     from printables import fonts
 
     x0, x1 = p.seam_gap_mm / 2 + p.hinge_zone_mm, abs(groove_x(p, "right")) - p.band_groove_mm
-    cx, cy = round((x0 + x1) / 2, 6), round(p.half_width_mm / 2, 6)
+    cx = round((x0 + x1) / 2, 6)
     room = x1 - x0
-    lines = []
-    for text, size in ((LID_TITLE, LID_TITLE_MM), (p.lid_text, LID_LINE_MM)):
+    tallest = p.row_margin_mm - 2 * LID_CLEAR_MM
+    out = []
+    for text, size, y in ((LID_TITLE, LID_TITLE_MM, p.half_width_mm - p.row_margin_mm / 2),
+                          (p.lid_text, LID_LINE_MM, p.row_margin_mm / 2)):
         if not text:
             continue
         font = LID_FONTS["hangul" if any(is_hangul(ch) for ch in text) else "latin"]
+        size = min(size, tallest)
         width = fonts.text_width_mm(text, size / fonts.PT_TO_MM, font)
         if width > room:
-            size, width = max(LID_MIN_MM, size * room / width), room
+            size = max(LID_MIN_MM, size * room / width)
             width = fonts.text_width_mm(text, size / fonts.PT_TO_MM, font)
-        lines.append((text, size, font, width))
-    gap = 0.6 * LID_LINE_MM
-    height = sum(line[1] for line in lines) + gap * (len(lines) - 1)
-    # Top line first, from the top edge down (the reader at South sees y growing away from them).
-    y = cy + height / 2
-    out = []
-    for text, size, font, width in lines:
-        y -= size / 2
         out.append(LidLine(text, cx, round(y, 6), round(size, 3), font, round(width, 3)))
-        y -= size / 2 + gap
     return tuple(out)
 
 
