@@ -191,12 +191,17 @@ def _lid(lay: HalfLayout) -> list[cq.Shape]:
     cutters = []
     for line in lay.lid:
         path = str(fonts.font_file(fonts.face_of(line.font)))
-        # Up from below the bed to the letters' roofs, centred on the line's place.
-        word = (Workplane("XY", origin=(0, 0, -ABOVE_MM))
-                .text(line.text, line.size, LID_DEPTH_MM + ABOVE_MM, fontPath=path, halign="center",
-                      valign="center", combine=False).val())
-        word = word.mirror("YZ").moved(cq.Location(cq.Vector(line.x, line.y, 0)))
-        cutters.append(word)
+        place = cq.Location(cq.Vector(line.x, line.y, 0))
+        # Letter by letter at the layout's pen positions (its spacing keeps plastic between the
+        # letters), up from below the bed to the letters' roofs, the line centred on its place;
+        # each letter's solids a tool of their own.
+        for ch, pen in zip(line.text, line.offsets):
+            if ch.isspace():
+                continue
+            letter = (Workplane("XY", origin=(pen - line.width / 2, 0, -ABOVE_MM))
+                      .text(ch, line.size, LID_DEPTH_MM + ABOVE_MM, fontPath=path, halign="left",
+                            valign="center", combine=False).val())
+            cutters += [solid.mirror("YZ").moved(place) for solid in letter.Solids()]
     return cutters
 
 

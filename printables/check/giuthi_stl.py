@@ -65,6 +65,10 @@ ASPECT_TOLERANCE = 0.04  # a pit's plan measured on a 0.5 mm ray grid
 LID_MIN_DEPTH_MM = 2 * LAYER_HEIGHT_MM  # two layers: the least step a 0.2 mm layer prints as a step
 LID_MAX_DEPTH_MM = 1.2  # deeper letters make wider bridges over their strokes for nothing
 LID_EDGE_MM = 2.0  # the underside this close to its outline (chamfer, knuckles) is not looked at
+# Between the lid's letters, within their depth of the bed, the plastic is a relief under a solid
+# board, not a wall that carries anything: it needs only to print, a line a little wider than the
+# 0.4 mm nozzle's.
+RELIEF_MIN_MM = 0.5
 PAIR_BUDGET = 3_000_000  # ray-triangle candidate pairs per numpy batch (memory bound)
 
 
@@ -515,9 +519,24 @@ def _ceiling_spans(ceiling: np.ndarray, step: float = 0.2) -> list[float]:
     return [float(2 * dist[labels == k].max()) for k in range(1, count + 1)]
 
 
-def wall_thickness(mesh: trimesh.Trimesh, step: float = WALL_STEP_MM) -> tuple[float, np.ndarray]:
-    """Thinnest wall met squarely by rays in 13 directions, and where (a point in the wall)."""
+def wall_thickness(mesh: trimesh.Trimesh, step: float = WALL_STEP_MM,
+                   relief_mm: float = 0.0) -> tuple[float, np.ndarray]:
+    """Thinnest wall met squarely by rays in 13 directions, and where (a point in the wall).
+
+    With ``relief_mm``, plastic whose middle lies lower than that over the bed is left out (see
+    ``relief_thickness``)."""
+    return _walls(mesh, step, relief_mm)[0]
+
+
+def relief_thickness(mesh: trimesh.Trimesh, relief_mm: float, step: float = WALL_STEP_MM) -> tuple[float, np.ndarray]:
+    """Thinnest plastic within ``relief_mm`` of the bed (between debossed letters), and where."""
+    return _walls(mesh, step, relief_mm)[1]
+
+
+def _walls(mesh: trimesh.Trimesh, step: float, relief_mm: float):
     best, where = math.inf, np.zeros(3)
+    low_best, low_where = math.inf, np.zeros(3)
+    bed = mesh.bounds[0, 2]
     for d in WALL_DIRECTIONS:
         rot = _rotation_to_z(d)
         v = mesh.vertices @ rot.T
@@ -534,13 +553,18 @@ def wall_thickness(mesh: trimesh.Trimesh, step: float = WALL_STEP_MM) -> tuple[f
         # flat wall, and within a few hundredths of a mm for the curved walls round pits.
         thick = (z_out - z_in) * np.maximum(c_in, c_out)
         thick = np.where(square, thick, np.inf)
-        k = int(np.argmin(thick))
-        if thick[k] < best:
-            best = float(thick[k])
-            j, i = divmod(int(ray[k]), grid.nx)
-            p = np.array([grid.x0 + i * step, grid.y0 + j * step, (z_in[k] + z_out[k]) / 2])
-            where = p @ rot  # back to the part's frame
-    return best, where
+        j, i = np.divmod(ray, grid.nx)
+        points = np.c_[grid.x0 + i * step, grid.y0 + j * step, (z_in + z_out) / 2] @ rot  # the part's frame
+        low = points[:, 2] - bed < relief_mm
+        for part, mask in (("wall", ~low), ("relief", low)):
+            if not mask.any():
+                continue
+            k = int(np.argmin(np.where(mask, thick, np.inf)))
+            if part == "wall" and thick[k] < best:
+                best, where = float(thick[k]), points[k]
+            elif part == "relief" and thick[k] < low_best:
+                low_best, low_where = float(thick[k]), points[k]
+    return (best, where), (low_best, low_where)
 
 
 # -- the pair -----------------------------------------------------------------------------------
@@ -940,7 +964,7 @@ def check_printability(side: str, mesh: trimesh.Trimesh) -> list[CheckResult]:
     """Overhangs, bridges and wall thickness from the mesh alone."""
     steep_area, bridge_spans, angle = overhangs(mesh)
     longest = max(bridge_spans, default=0.0)
-    thinnest, where = wall_thickness(mesh)
+    (thinnest, where), (relief, relief_at) = _walls(mesh, WALL_STEP_MM, LID_MAX_DEPTH_MM)
     return [
         CheckResult(
             f"{side}: overhangs",
@@ -955,9 +979,11 @@ def check_printability(side: str, mesh: trimesh.Trimesh) -> list[CheckResult]:
         ),
         CheckResult(
             f"{side}: walls",
-            thinnest >= MIN_WALL_MM - WALL_TOLERANCE_MM,
+            thinnest >= MIN_WALL_MM - WALL_TOLERANCE_MM and relief >= RELIEF_MIN_MM - WALL_TOLERANCE_MM,
             f"thinnest wall {thinnest:.2f} mm at ({where[0]:.1f}, {where[1]:.1f}, {where[2]:.1f})"
-            f" (at least {MIN_WALL_MM:g})",
+            f" (at least {MIN_WALL_MM:g})"
+            + (f"; between the lid's letters, within {LID_MAX_DEPTH_MM:g} mm of the bed, {relief:.2f} mm at"
+               f" ({relief_at[0]:.1f}, {relief_at[1]:.1f}) (at least {RELIEF_MIN_MM:g})" if math.isfinite(relief) else ""),
         ),
     ]
 

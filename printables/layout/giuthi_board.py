@@ -41,6 +41,9 @@ LID_DEPTH_MM = 0.6
 LID_TITLE_MM = 16.0  # letter height (em size) of "Giuthi"
 LID_LINE_MM = 10.0  # of the owner's line
 LID_CLEAR_MM = 2.5  # from a line's letters to the border's edge and to the cups' rims
+# Added between letters: their sidebearings alone leave bold letters of a small line closer than a
+# wall (the plastic between two letters' recesses is a wall too).
+LID_TRACK_MM = MIN_WALL_MM
 LID_MIN_MM = 4.5  # a longer line is set smaller to fit between the fold and the band, never below this
 LID_FONTS = {"latin": "NotoSans-Bold", "hangul": "NanumGothicBold"}  # printables.fonts names
 
@@ -112,7 +115,8 @@ class LidLine:
     y: float
     size: float  # letter height (em), mm
     font: str  # a printables.fonts name
-    width: float  # mm, from the font's advances
+    width: float  # mm, from the font's advances and the spacing added between letters
+    offsets: tuple[float, ...] = ()  # each character's pen position from the line's left end, mm
 
 
 @dataclass(frozen=True)
@@ -282,11 +286,17 @@ def lid_lines(p: GiuthiBoardParams) -> tuple[LidLine, ...]:
             continue
         font = LID_FONTS["hangul" if any(is_hangul(ch) for ch in text) else "latin"]
         size = min(size, tallest)
-        width = fonts.text_width_mm(text, size / fonts.PT_TO_MM, font)
+        track = LID_TRACK_MM * (len(text) - 1)
+        width = fonts.text_width_mm(text, size / fonts.PT_TO_MM, font) + track
         if width > room:
-            size = max(LID_MIN_MM, size * room / width)
-            width = fonts.text_width_mm(text, size / fonts.PT_TO_MM, font)
-        out.append(LidLine(text, cx, round(y, 6), round(size, 3), font, round(width, 3)))
+            size = max(LID_MIN_MM, size * (room - track) / (width - track))
+        size = round(size, 3)
+        offsets, pen = [], 0.0
+        for ch in text:
+            offsets.append(round(pen, 4))
+            pen += fonts.text_width_mm(ch, size / fonts.PT_TO_MM, font) + LID_TRACK_MM
+        width = pen - LID_TRACK_MM
+        out.append(LidLine(text, cx, round(y, 6), size, font, round(width, 3), tuple(offsets)))
     return tuple(out)
 
 
