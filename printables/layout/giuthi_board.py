@@ -290,7 +290,7 @@ def lid_lines(p: GiuthiBoardParams) -> tuple[LidLine, ...]:
         width = fonts.text_width_mm(text, size / fonts.PT_TO_MM, font) + track
         if width > room:
             size = max(LID_MIN_MM, size * (room - track) / (width - track))
-        size = round(size, 3)
+        size = math.floor(size * 1000) / 1000  # down, so the line stays within the room
         offsets, pen = [], 0.0
         for ch in text:
             offsets.append(round(pen, 4))
