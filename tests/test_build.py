@@ -134,7 +134,7 @@ def test_presets_that_share_parts_model_them_once_and_a_parallel_build_matches_a
         log.unlink()
         previews = sorted(line for line in made if line.startswith("previews "))
         made = [line for line in made if not line.startswith("previews ")]
-        assert sorted(made) == ["board 12.2", "board 9.2", "seeds giuthi-seeds-12-10.5x7.35x4.5mm.stl"], (jobs, made)
+        assert sorted(made) == ["board 11.2", "board 8.7", "seeds giuthi-seeds-12-10.5x7.35x4.5mm.stl"], (jobs, made)
         # In a parallel build the previews are their own tasks, and giuthi-ko copies giuthi-default's
         # (the stub stands in for the whole of render_previews, so a serial build renders both).
         assert len(previews) == (3 if jobs == 1 else 2), (jobs, previews)

@@ -35,7 +35,7 @@ def test_help_names_the_parameters():
         (["--pit-depth", "nan"], "--pit-depth nan"),
         (["--screw", "m5"], "'m5'"),
         (["--preset", "nope"], "'nope'"),
-        (["--seeds", "9"], "these pits hold 31 seeds of 10.5 mm but games with 9 per pit on 2x6 need 60"),
+        (["--seeds", "9"], "these pits hold 29 seeds of 10.5 mm but games with 9 per pit on 2x6 need 60"),
         (["--seeds", "6", "--thickness", "12", "--pit-depth", "10"], "--seeds 6"),
         # Eight pits a row, 5 seeds each, on the default pits: the hint names ways out that work.
         (["--pits", "8", "--seeds", "5"], "need 39 (99.9th percentile); what holds them: --seed-diameter 9;"
@@ -110,8 +110,8 @@ def test_a_capacity_fix_that_does_not_hold_the_seeds_is_not_named():
     # 2x10: neither the largest plan nor deeper pits grow the stores (62 of 63): not named.
     result = invoke("giuthi", "--show", "--pits", "10")
     assert "--size" not in result.output and "--pit-depth" not in result.output
-    assert "these stores hold 62" in invoke("giuthi", "--show", "--pits", "10", "--size", "245x145").output
-    assert "--seed-diameter 10" in result.output
+    assert "these stores hold 59" in invoke("giuthi", "--show", "--pits", "10", "--size", "245x145").output
+    assert "--seed-diameter 9.5" in result.output
 
 
 def test_an_output_folder_that_cannot_be_made_is_refused_before_modelling(tmp_path):
@@ -128,7 +128,8 @@ def test_size_gives_a_board_that_plays_and_is_named_by_its_parameters():
     result = invoke("giuthi", "--show", "--size", "200x140")
     assert result.exit_code == 0 and "Game over" in result.output
     board = model_params("giuthi-board", {"size_mm": "200x140"}, "giuthi")
-    assert board.pit_diameter_mm == 48.8 and board.pit_length_mm == 64.0
+    # Round cups as long as the 140 mm leave beside the hinge's end knuckles (14.6 mm each side).
+    assert (board.pit_diameter_mm, board.pit_length_mm, board.row_margin_mm) == (48.8, 54.4, 14.6)
     # Other pits, other files: the digest of the derived pit sizes is in the name.
     assert board.part_name("left").startswith("giuthi-board-left-2x6-4seeds-")
 
@@ -265,3 +266,30 @@ def test_a_model_presets_bad_set_option_names_the_file_and_what_is_allowed(tmp_p
     assert result.exit_code == 2
     assert "odd.toml" in result.output and f"{key} {value!r}: use one of {allowed}" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_lid_text_takes_24_latin_or_hangul_characters_and_refuses_more(tmp_path):
+    out = tmp_path / "g"
+    assert invoke("giuthi", "--show", "--text", "Wanjiru & Kamau, 2026").exit_code == 0
+    assert invoke("giuthi", "--show", "--text", "김철수와 이영희의 기우티").exit_code == 0
+    too_long = "Ngai's gift to Gikuyu & Mumbi"  # 29 characters
+    result = invoke("giuthi", "--text", too_long, "-o", str(out))
+    assert_one_line_error(result, f"lid text {too_long!r} has 29 characters; the lid takes at most 24")
+    assert not out.exists()
+    result = invoke("giuthi", "--text", "Гиути", "-o", str(out))
+    assert_one_line_error(result, "cannot be printed on the lid; use Latin letters, Hangul")
+    # Another lid is another board: its files are named apart from the default's.
+    from printables.models import model_params
+
+    named = model_params("giuthi-board", {"lid_text": "Wanjiru"}, "giuthi").part_name("right")
+    assert named.startswith("giuthi-board-right-2x6-4seeds-") and named != "giuthi-board-right-2x6-4seeds"
+
+
+def test_pit_shape_oval_keeps_troughs_and_round_refuses_them():
+    from printables.models import model_params
+
+    oval = model_params("giuthi-board", {"pit_shape": "oval", "size_mm": "160x145"}, "giuthi")
+    assert oval.pit_length_mm == 56.9 and oval.pit_length_mm / oval.pit_diameter_mm > 1.4
+    assert_one_line_error(invoke("giuthi", "--show", "--pit-length", "60"),
+                          "--pit-length 60: a round pit 35.5 mm wide is at most 49.7 mm long (1.4 x); or --pit-shape oval")
+    assert invoke("giuthi", "--show", "--pit-shape", "oval", "--size", "160x145").exit_code == 0

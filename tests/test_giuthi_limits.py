@@ -66,8 +66,8 @@ def test_board_and_sprue_agree_on_the_seed_diameter(diameter):
 
 
 @pytest.mark.parametrize("args, option, size", [
-    (["--pits", "8", "--pit-diameter", "60"], "--pit-diameter", "--size 245x145"),
-    (["--pit-length", "90"], "--pit-length", "--size 159.8x145"),
+    (["--pits", "8", "--pit-diameter", "49"], "--pit-diameter", "--size 245x145"),
+    (["--pit-shape", "oval", "--pit-length", "90"], "--pit-length", "--size 159.8x145"),
 ])
 def test_bed_fit_hints_name_options_and_what_they_say_fits(tmp_path, args, option, size):
     result = _giuthi(tmp_path, *args)

@@ -29,6 +29,7 @@ from printables.layout.giuthi_board import (
     DIMPLE_RADIUS_MM,
     GROOVE_WIDTH_MM,
     MARK_DEPTH_MM,
+    LID_DEPTH_MM,
     HalfLayout,
     Mark,
     band_loop_mm,
@@ -53,26 +54,16 @@ MANIFEST_KIND = "giuthi-board"
 
 
 def _cavity(c: Cavity, top: float) -> cq.Shape:
-    """A pit or store cutter: a sphere swept along y (a capsule), its centre placed so it cuts a bowl.
-
-    A round pit is a sphere alone. The capsule is cut off ``ABOVE_MM`` over the playing surface:
-    above it the capsule cuts only air, but there neighbouring pits' capsules (whose spheres are
-    wider than the web between the bowls) overlap, and every overlap is one more intersection for
-    the boolean that cuts them all: trimmed, that boolean takes a quarter of the time.
-    """
-    r = c.radius
-    zc = top - c.depth + r
-    half = (c.length - c.width) / 2
-    parts = [cq.Solid.makeSphere(r, cq.Vector(c.cx, c.cy - half, zc), angleDegrees1=-90, angleDegrees2=90)]
-    if half > 1e-9:
-        parts.append(cq.Solid.makeSphere(r, cq.Vector(c.cx, c.cy + half, zc), angleDegrees1=-90, angleDegrees2=90))
-        parts.append(cq.Solid.makeCylinder(r, 2 * half, cq.Vector(c.cx, c.cy - half, zc), cq.Vector(0, 1, 0)))
-    capsule = _fuse(parts)
-    cap = top + ABOVE_MM
-    if zc + r <= cap:
-        return capsule
-    air = cq.Solid.makeBox(2 * r + 2, 2 * (half + r) + 2, zc + r + 1 - cap, cq.Vector(c.cx - r - 1, c.cy - half - r - 1, cap))
-    return _cut(capsule, [air])
+    """A pit or store cutter: the stadium in plan, from the floor to ``ABOVE_MM`` over the playing
+    surface, its bottom edge rounded by the cup's radius (a quarter circle up to the rim)."""
+    height = c.depth + ABOVE_MM
+    if c.length - c.width > 1e-9:
+        prism = (Workplane("XY", origin=(c.cx, c.cy, top - c.depth))
+                 .slot2D(c.length, c.width, angle=90).extrude(height))
+    else:
+        prism = Workplane("XY", origin=(c.cx, c.cy, top - c.depth)).circle(c.width / 2).extrude(height)
+    # A hair under the depth: a fillet as tall as the wall would leave no wall for OCCT to end it on.
+    return prism.edges("<Z").fillet(c.radius - 1e-3).val()
 
 
 def _mark(m: Mark, top: float) -> cq.Shape:
@@ -193,6 +184,27 @@ def _band_groove(lay: HalfLayout, p: GiuthiBoardParams) -> list[cq.Shape]:
     return cutters
 
 
+def _lid(lay: HalfLayout) -> list[cq.Shape]:
+    """The lid's words debossed into the underside, mirrored so they read right on the closed board."""
+    from printables import fonts
+
+    cutters = []
+    for line in lay.lid:
+        path = str(fonts.font_file(fonts.face_of(line.font)))
+        place = cq.Location(cq.Vector(line.x, line.y, 0))
+        # Letter by letter at the layout's pen positions (its spacing keeps plastic between the
+        # letters), up from below the bed to the letters' roofs, the line centred on its place;
+        # each letter's solids a tool of their own.
+        for ch, pen in zip(line.text, line.offsets):
+            if ch.isspace():
+                continue
+            letter = (Workplane("XY", origin=(pen - line.width / 2, 0, -ABOVE_MM))
+                      .text(ch, line.size, LID_DEPTH_MM + ABOVE_MM, fontPath=path, halign="left",
+                            valign="center", combine=False).val())
+            cutters += [solid.mirror("YZ").moved(place) for solid in letter.Solids()]
+    return cutters
+
+
 def _knuckle(lay: HalfLayout, p: GiuthiBoardParams, y0: float, y1: float) -> cq.Shape:
     """One knuckle: a round section over the top, a 45-degree underside where it reaches across."""
     k = knuckle_profile(p, lay.side, lay.knuckle_radius)
@@ -279,7 +291,7 @@ def build_half(p: GiuthiBoardParams, side: str, lay: HalfLayout | None = None) -
     """
     lay = half_layout(p, side) if lay is None else lay
     shape = _body(lay)
-    surface = _pits(lay) + _stores(lay) + _side_marks(lay) + _band_groove(lay, p)
+    surface = _pits(lay) + _stores(lay) + _side_marks(lay) + _band_groove(lay, p) + _lid(lay)
     knuckles, notches = _hinge(lay, p)
     hinge_cuts = notches + _bores(lay)
     if _apart(surface, knuckles):

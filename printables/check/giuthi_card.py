@@ -46,6 +46,8 @@ CLOSED = "closed {x} x {y} x {z} mm"
 HALF = "each half {x} x {y} x {z} mm"
 SCREWS = "{count} x {screw} pan-head self-tapping screws for plastic, {length} mm"
 BOARD = "board 2x{n}, {s} seeds per pit"
+ASSEMBLY = "Assembly"
+ASSEMBLY_BAND = "Band path {path} mm round the closed board"
 FIELDS = {"prints": WHOLE, "per": WHOLE, "made": WHOLE, "needed": WHOLE, "pits": WHOLE, "s": WHOLE, "n": WHOLE,
           "count": WHOLE, "l": NUMBER, "w": NUMBER, "h": NUMBER, "x": NUMBER, "y": NUMBER, "z": NUMBER,
           "path": NUMBER, "length": NUMBER, "screw": r"No\. \d+ \([\d.]+ mm\)|M[\d.]+"}
@@ -65,13 +67,31 @@ def _params(drawing) -> dict:
     return params if isinstance(params, dict) else {}
 
 
+def _check_pages(drawing: PdfDrawing, lang: str, manifest: dict | None) -> CheckResult:
+    """The settings on one page; a board's card has its assembly drawing on a second, whose band
+    path is the manifest's."""
+    pages = len(drawing.pages)
+    if pages == 1:
+        return CheckResult("pages", True, "1 page: the settings (no board, no assembly drawing)")
+    if pages != 2:
+        return CheckResult("pages", False, f"{pages} pages; the card has the settings and the assembly drawing")
+    second = " ".join(drawing.pages[1].text.split())
+    heading = said(lang, ASSEMBLY) in second
+    band = _find(lang, ASSEMBLY_BAND, second)
+    want = manifest.get("band_loop_mm") if isinstance(manifest, dict) else None
+    same = band is not None and want is not None and abs(float(band.group("path")) - float(want)) <= NUMBER_TOLERANCE
+    return CheckResult("pages", heading and same,
+                       f"2 pages: the settings, then the assembly drawing"
+                       + ("" if heading else "; the second page has no assembly heading")
+                       + (f" (band path {band.group('path')} mm, manifest {want} mm)" if band else "; no band path drawn"))
+
+
 def check_print_card(drawing: PdfDrawing) -> list[CheckResult]:
     """The card states the user's settings, names parts that exist, and orders enough seeds."""
     text = " ".join(page.text for page in drawing.pages)
     flat = " ".join(text.split())
     lang = lang_of(_params(drawing))
     results = [check_page_size(drawing, "a4", False)]
-    results.append(CheckResult("one page", len(drawing.pages) == 1, f"{len(drawing.pages)} page(s)"))
     missing = [name for name, words in REQUIRED_SETTINGS.items() if said(lang, words) not in flat]
     results.append(CheckResult("settings", not missing, f"missing: {', '.join(missing)}" if missing else "printer, 0.2 mm layers, 20 % infill, no raft, profile"))
     missing = [name for name, words in TO_PRINTER.items() if said(lang, words) not in flat]
@@ -89,8 +109,10 @@ def check_print_card(drawing: PdfDrawing) -> list[CheckResult]:
     problem = bounds_problem(manifests[0]) if manifests else None  # a pipe or a huge file is never read
     if problem is not None:
         return results + [problem]
-    if manifests:
-        results += check_against_manifest(flat, json.loads(manifests[0].read_text()), folder, lang)
+    manifest = json.loads(manifests[0].read_text()) if manifests else None  # read only once bounded
+    results.append(_check_pages(drawing, lang, manifest))
+    if manifest is not None:
+        results += check_against_manifest(flat, manifest, folder, lang)
     match = _find(lang, SEED_COPIES, flat)
     if not manifests or match is None:
         results.append(CheckResult("seed copies", False, "no board manifest beside the card" if not manifests else "no seed count on the card"))

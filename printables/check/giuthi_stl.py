@@ -29,6 +29,8 @@ from printables.params.giuthi_board import (
     ENGAGEMENT_FACTOR,
     HINGE_NECK_MM,
     HINGE_WALL_MM,
+    LAYER_HEIGHT_MM,
+    MAX_ROUND_ASPECT,
     MIN_KNUCKLES,
     MIN_WALL_MM,
     OVERHANG_DEG,
@@ -59,6 +61,15 @@ MIN_BED_SPREAD = 0.90  # bed contact extent / part extent, in x and in y
 BED_Z_MM = 1e-4
 # Odd offsets keep ray grids off the round coordinates where mesh edges and vertices sit.
 GRID_OFFSET = (0.01731, 0.02917)
+SURFACE_TOLERANCE_MM = 0.05  # a point this little over the playing surface is meshing, not a part
+ASPECT_TOLERANCE = 0.04  # a pit's plan measured on a 0.5 mm ray grid
+LID_MIN_DEPTH_MM = 2 * LAYER_HEIGHT_MM  # two layers: the least step a 0.2 mm layer prints as a step
+LID_MAX_DEPTH_MM = 1.2  # deeper letters make wider bridges over their strokes for nothing
+LID_EDGE_MM = 2.0  # the underside this close to its outline (chamfer, knuckles) is not looked at
+# Between the lid's letters, within their depth of the bed, the plastic is a relief under a solid
+# board, not a wall that carries anything: it needs only to print, a line a little wider than the
+# 0.4 mm nozzle's.
+RELIEF_MIN_MM = 0.5
 PAIR_BUDGET = 3_000_000  # ray-triangle candidate pairs per numpy batch (memory bound)
 
 
@@ -512,9 +523,24 @@ def _ceiling_spans(ceiling: np.ndarray, step: float = 0.2) -> list[float]:
     return [float(2 * dist[labels == k].max()) for k in range(1, count + 1)]
 
 
-def wall_thickness(mesh: trimesh.Trimesh, step: float = WALL_STEP_MM) -> tuple[float, np.ndarray]:
-    """Thinnest wall met squarely by rays in 13 directions, and where (a point in the wall)."""
+def wall_thickness(mesh: trimesh.Trimesh, step: float = WALL_STEP_MM,
+                   relief_mm: float = 0.0) -> tuple[float, np.ndarray]:
+    """Thinnest wall met squarely by rays in 13 directions, and where (a point in the wall).
+
+    With ``relief_mm``, plastic whose middle lies lower than that over the bed is left out (see
+    ``relief_thickness``)."""
+    return _walls(mesh, step, relief_mm)[0]
+
+
+def relief_thickness(mesh: trimesh.Trimesh, relief_mm: float, step: float = WALL_STEP_MM) -> tuple[float, np.ndarray]:
+    """Thinnest plastic within ``relief_mm`` of the bed (between debossed letters), and where."""
+    return _walls(mesh, step, relief_mm)[1]
+
+
+def _walls(mesh: trimesh.Trimesh, step: float, relief_mm: float):
     best, where = math.inf, np.zeros(3)
+    low_best, low_where = math.inf, np.zeros(3)
+    bed = mesh.bounds[0, 2]
     for d in WALL_DIRECTIONS:
         rot = _rotation_to_z(d)
         v = mesh.vertices @ rot.T
@@ -531,13 +557,18 @@ def wall_thickness(mesh: trimesh.Trimesh, step: float = WALL_STEP_MM) -> tuple[f
         # flat wall, and within a few hundredths of a mm for the curved walls round pits.
         thick = (z_out - z_in) * np.maximum(c_in, c_out)
         thick = np.where(square, thick, np.inf)
-        k = int(np.argmin(thick))
-        if thick[k] < best:
-            best = float(thick[k])
-            j, i = divmod(int(ray[k]), grid.nx)
-            p = np.array([grid.x0 + i * step, grid.y0 + j * step, (z_in[k] + z_out[k]) / 2])
-            where = p @ rot  # back to the part's frame
-    return best, where
+        j, i = np.divmod(ray, grid.nx)
+        points = np.c_[grid.x0 + i * step, grid.y0 + j * step, (z_in + z_out) / 2] @ rot  # the part's frame
+        low = points[:, 2] - bed < relief_mm
+        for part, mask in (("wall", ~low), ("relief", low)):
+            if not mask.any():
+                continue
+            k = int(np.argmin(np.where(mask, thick, np.inf)))
+            if part == "wall" and thick[k] < best:
+                best, where = float(thick[k]), points[k]
+            elif part == "relief" and thick[k] < low_best:
+                low_best, low_where = float(thick[k]), points[k]
+    return (best, where), (low_best, low_where)
 
 
 # -- the pair -----------------------------------------------------------------------------------
@@ -737,6 +768,7 @@ def _check_meshes(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
         m = meshes[side]
         results += [check_solid(side, m), check_bed_fit(side, m), check_bed_face(side, m)]
     results += check_cavities(meshes, p, seed)
+    results.append(check_lid(meshes))
     for side in SIDES:
         results += check_printability(side, meshes[side])
     results += check_hinge(meshes, p)
@@ -764,6 +796,8 @@ def check_cavities(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
     if why:
         return results + [CheckResult("pits and stores", False, why)]
     results.append(check_side_marks(marks, rows))
+    results.append(check_play_surface(meshes, stores, rows, rims))
+    results.append(check_pit_shape(rows, p))
     halves_ok = all(len(per_half[s]) == n + 1 for s in SIDES)
     pits = rows[0] + rows[1]
     results.append(
@@ -799,6 +833,112 @@ def check_cavities(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams,
     return results
 
 
+def play_area(stores: list[Cavity], rows: list[list[Cavity]]) -> tuple[float, float, float, float]:
+    """(x0, x1, y0, y1) of the play area: from store to store, across both rows of pits."""
+    pits = rows[0] + rows[1]
+    return (min(c.x0 for c in stores), max(c.x1 for c in stores),
+            min(c.y0 for c in pits), max(c.y1 for c in pits))
+
+
+def highest_over(mesh: trimesh.Trimesh, area: tuple[float, float, float, float],
+                 step: float = PIT_STEP_MM) -> tuple[float, float, float] | None:
+    """The highest point (z, x, y) of ``mesh`` seen from above within ``area`` (x0, x1, y0, y1)."""
+    grid, top = top_surface(mesh, step)
+    xs, ys = grid.xy()
+    x0, x1, y0, y1 = area
+    inside_area = np.isfinite(top) & (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
+    if not inside_area.any():
+        return None
+    k = np.flatnonzero(inside_area.ravel())[np.argmax(top.ravel()[inside_area.ravel()])]
+    return float(top.ravel()[k]), float(xs.ravel()[k]), float(ys.ravel()[k])
+
+
+def check_play_surface(meshes: dict[str, trimesh.Trimesh], stores: list[Cavity], rows: list[list[Cavity]],
+                       rims: dict[str, float]) -> CheckResult:
+    """No point of either half stands above the playing surface over the play area: the pits, the
+    stores and everything between them (where hands sow across the fold)."""
+    area = play_area(stores, rows)
+    found, problems = [], []
+    for side in SIDES:
+        high = highest_over(meshes[side], area)
+        if high is None:
+            continue
+        z, x, y = high
+        above = z - rims[side]
+        found.append(f"{side} {z:.2f} mm")
+        if above > SURFACE_TOLERANCE_MM:
+            problems.append(f"the {side} half stands {above:.1f} mm above the playing surface at x {x:.1f}, y {y:.1f}")
+    where = f"x {area[0]:.0f} to {area[1]:.0f}, y {area[2]:.0f} to {area[3]:.0f} mm"
+    return CheckResult(
+        "nothing above the playing surface", not problems,
+        "; ".join(problems) + f" (play area {where})" if problems else
+        f"play area {where}: highest points {', '.join(found)}, playing surface {max(rims.values()):.2f} mm")
+
+
+def check_pit_shape(rows: list[list[Cavity]], p: GiuthiBoardParams) -> CheckResult:
+    """Pits measured in plan: cups close to round (at most 1.4 x as long as wide) unless oval was asked."""
+    pits = rows[0] + rows[1]
+    sizes = [(c.x1 - c.x0, c.y1 - c.y0) for c in pits]
+    aspect = max(max(a, b) / min(a, b) for a, b in sizes)
+    limit = MAX_ROUND_ASPECT if p.pit_shape == "round" else math.inf
+    w = f"{min(a for a, _ in sizes):.1f}-{max(a for a, _ in sizes):.1f}"
+    h = f"{min(b for _, b in sizes):.1f}-{max(b for _, b in sizes):.1f}"
+    floor = min(c.depth for c in pits)
+    what = (f"at most {MAX_ROUND_ASPECT:g} for round pits" if p.pit_shape == "round" else "oval pits asked for")
+    return CheckResult(
+        "pit shape", aspect <= limit + ASPECT_TOLERANCE,
+        f"pits {w} mm along the rows by {h} across, {floor:.1f} mm deep: aspect up to {aspect:.2f} ({what})")
+
+
+def underside(mesh: trimesh.Trimesh, step: float = PIT_STEP_MM) -> tuple[Grid, np.ndarray]:
+    """Height of the lowest surface on a ray grid over the part (NaN where a ray misses)."""
+    grid = grid_over(mesh.bounds[0], mesh.bounds[1], step)
+    ray, z, _ = mesh_hits(mesh.vertices, mesh.faces, grid)
+    bottom = np.full(grid.nx * grid.ny, np.nan)
+    if len(ray):
+        first = np.r_[True, ray[1:] != ray[:-1]]
+        bottom[ray[first]] = z[first]
+    return grid, bottom.reshape(grid.ny, grid.nx)
+
+
+def find_lid_words(mesh: trimesh.Trimesh, step: float = PIT_STEP_MM) -> tuple[float, tuple[float, float, float, float]] | None:
+    """Words debossed into the underside: (roof height above the bed, (x0, x1, y0, y1)), or None.
+
+    What rises off the bed inside the footprint without reaching its edge: the band's groove runs
+    from side to side and the knuckles hang at the edge, so neither counts.
+    """
+    grid, bottom = underside(mesh, step)
+    foot = np.isfinite(bottom) & (bottom <= BED_Z_MM + 1e-3)
+    foot = ndimage.binary_closing(foot, iterations=int(4 / step)) | foot
+    interior = ndimage.binary_erosion(ndimage.binary_fill_holes(foot), iterations=int(LID_EDGE_MM / step))
+    raised = interior & np.isfinite(bottom) & (bottom > BED_Z_MM + 0.05)
+    labels, count = ndimage.label(raised)
+    edge = interior & ~ndimage.binary_erosion(interior)
+    keep = np.zeros_like(raised)
+    for k in range(1, count + 1):
+        cells = labels == k
+        if not (cells & ndimage.binary_dilation(edge)).any():
+            keep |= cells
+    if not keep.any():
+        return None
+    xs, ys = grid.xy()
+    return float(np.max(bottom[keep])), (float(xs[keep].min()), float(xs[keep].max()),
+                                         float(ys[keep].min()), float(ys[keep].max()))
+
+
+def check_lid(meshes: dict[str, trimesh.Trimesh]) -> CheckResult:
+    """The turning half's underside, the closed board's lid, carries debossed words deep enough to print."""
+    found = find_lid_words(meshes["right"])
+    if found is None:
+        return CheckResult("lid words", False, "no words debossed into the right half's underside (the lid)")
+    depth, (x0, x1, y0, y1) = found
+    ok = LID_MIN_DEPTH_MM - 0.01 <= depth <= LID_MAX_DEPTH_MM
+    return CheckResult(
+        "lid words", ok,
+        f"debossed {depth:.2f} mm ({depth / LAYER_HEIGHT_MM:.0f} layers; {LID_MIN_DEPTH_MM:g} to {LID_MAX_DEPTH_MM:g})"
+        f" into the right half's underside over {x1 - x0:.0f} x {y1 - y0:.0f} mm")
+
+
 def check_side_marks(marks: dict[str, list[Cavity]], rows: list[list[Cavity]]) -> CheckResult:
     """Each half marks both players' sides in its margins: a line of dimples along South's row
     (one beside each pit), one groove along North's, each running the length of the row."""
@@ -828,7 +968,7 @@ def check_printability(side: str, mesh: trimesh.Trimesh) -> list[CheckResult]:
     """Overhangs, bridges and wall thickness from the mesh alone."""
     steep_area, bridge_spans, angle = overhangs(mesh)
     longest = max(bridge_spans, default=0.0)
-    thinnest, where = wall_thickness(mesh)
+    (thinnest, where), (relief, relief_at) = _walls(mesh, WALL_STEP_MM, LID_MAX_DEPTH_MM)
     return [
         CheckResult(
             f"{side}: overhangs",
@@ -843,9 +983,11 @@ def check_printability(side: str, mesh: trimesh.Trimesh) -> list[CheckResult]:
         ),
         CheckResult(
             f"{side}: walls",
-            thinnest >= MIN_WALL_MM - WALL_TOLERANCE_MM,
+            thinnest >= MIN_WALL_MM - WALL_TOLERANCE_MM and relief >= RELIEF_MIN_MM - WALL_TOLERANCE_MM,
             f"thinnest wall {thinnest:.2f} mm at ({where[0]:.1f}, {where[1]:.1f}, {where[2]:.1f})"
-            f" (at least {MIN_WALL_MM:g})",
+            f" (at least {MIN_WALL_MM:g})"
+            + (f"; between the lid's letters, within {LID_MAX_DEPTH_MM:g} mm of the bed, {relief:.2f} mm at"
+               f" ({relief_at[0]:.1f}, {relief_at[1]:.1f}) (at least {RELIEF_MIN_MM:g})" if math.isfinite(relief) else ""),
         ),
     ]
 
@@ -863,10 +1005,15 @@ def check_hinge(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> lis
     axis_x = float(np.mean([b.x for b in every]))
     axis_z = float(np.mean([b.z for b in every]))
     off = max(math.hypot(b.x - axis_x, b.z - axis_z) for b in every)
-    pilot = [2 * b.radius for b in bores["left"]]
-    clear = [2 * b.radius for b in bores["right"]]
-    sized = all(0.7 * d <= v <= 0.85 * d for v in pilot) and all(d + 0.1 <= v <= d + 0.6 for v in clear)
-    bite = min(b.y1 - b.y0 for b in bores["left"])
+    # A pilot bore is narrower than the screw, a clearance bore wider: one of each at each end of
+    # the fold, the clearance (turning) knuckle outside, whichever half it belongs to.
+    pilots = [(side, b) for side in SIDES for b in bores[side] if 2 * b.radius < d]
+    clears = [(side, b) for side in SIDES for b in bores[side] if 2 * b.radius >= d]
+    pilot = [2 * b.radius for _, b in pilots]
+    clear = [2 * b.radius for _, b in clears]
+    sized = bool(pilots) and bool(clears) and all(0.7 * d <= v <= 0.85 * d for v in pilot) \
+        and all(d + 0.1 <= v <= d + 0.6 for v in clear)
+    bite = min((b.y1 - b.y0 for _, b in pilots), default=0.0)
     # The pilot bore runs half a millimetre past the screw's tip and starts in the hinge gap.
     engaged = bite - 0.5
     walls = sorted(every, key=lambda b: b.wall)
@@ -876,10 +1023,11 @@ def check_hinge(meshes: dict[str, trimesh.Trimesh], p: GiuthiBoardParams) -> lis
                     f"{len(bores['left'])} left and {len(bores['right'])} right bores on one axis at"
                     f" x {axis_x:.2f}, z {axis_z:.2f}; worst off by {off:.3f} mm (at most {COAXIAL_MM})"),
         CheckResult("screw holes sized", sized,
-                    f"pilot {', '.join(f'{v:.2f}' for v in pilot)} mm in the left (biting) half, clearance"
-                    f" {', '.join(f'{v:.2f}' for v in clear)} mm in the right (turning) half for a {d:g} mm screw"),
+                    f"pilot {', '.join(f'{2 * b.radius:.2f} ({side})' for side, b in pilots) or 'none'} mm, the"
+                    f" screws' bite; clearance {', '.join(f'{2 * b.radius:.2f} ({side})' for side, b in clears) or 'none'}"
+                    f" mm, where they turn, for a {d:g} mm screw"),
         CheckResult("screw engagement", engaged >= ENGAGEMENT_FACTOR * d - 0.3,
-                    f"pilot bores {', '.join(f'{b.y1 - b.y0:.1f}' for b in bores['left'])} mm long: the screw"
+                    f"pilot bores {', '.join(f'{b.y1 - b.y0:.1f}' for _, b in pilots)} mm long: the screw"
                     f" bites at least {engaged:.1f} mm ({ENGAGEMENT_FACTOR:g} x d = {ENGAGEMENT_FACTOR * d:.1f})"),
         CheckResult("hinge walls", thinnest.wall >= HINGE_WALL_MM - WALL_TOLERANCE_MM,
                     "plastic round each bore, thinnest first: "

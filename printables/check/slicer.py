@@ -97,7 +97,9 @@ def profile_settings(profile: PrinterProfile = DREMEL_3D45, support_threshold_de
         "filament_diameter": _num(profile.filament_mm),
         "filament_density": _num(profile.filament_density_g_cm3),
         "temperature": str(profile.nozzle_temp_c),
-        "first_layer_temperature": str(profile.nozzle_temp_c + 5),
+        # One nozzle temperature throughout, the one the card prints: the G-code heats to it
+        # before the first layer (M109) and keeps it.
+        "first_layer_temperature": str(profile.nozzle_temp_c),
         "bed_temperature": str(profile.bed_temp_c),
         "first_layer_bed_temperature": str(profile.bed_temp_c),
         "cooling": "1",

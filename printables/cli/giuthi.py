@@ -29,7 +29,10 @@ OPTION_FIELDS = {
     "clearance": "hole_clearance_mm",
     "seed_diameter": "seed_diameter_mm",
     "seed_height": "seed_height_mm",
+    "pit_shape": "pit_shape",
+    "text": "lid_text",
 }
+PIT_SHAPES = ("round", "oval")
 
 
 @click.command(epilog=examples(
@@ -48,6 +51,9 @@ OPTION_FIELDS = {
                    " the pits are sized to fill it.")
 @click.option("--pit-diameter", type=DECIMAL, default=None, help="Pit size along the row, mm.")
 @click.option("--pit-length", type=DECIMAL, default=None, help="Pit size across the row, mm (= --pit-diameter for round pits).")
+@click.option("--pit-shape", type=choice(PIT_SHAPES), default=None,
+              help="round: cups at most 1.4 x as long as wide, in a border [default]; oval: troughs as long"
+                   " as the rows' width allows.")
 @click.option("--pit-depth", type=DECIMAL, default=None, help="Pit depth, mm.")
 @click.option("--thickness", type=DECIMAL, default=None, help="Board thickness, bed to playing surface, mm.")
 @click.option("--wall", type=DECIMAL, default=None, help="Wall thickness, mm (at least 1.2).")
@@ -56,6 +62,8 @@ OPTION_FIELDS = {
 @click.option("--clearance", type=DECIMAL, default=None, help="Clearance-hole allowance over the screw diameter, mm, 0.2 to 0.5 [default: 0.3].")
 @click.option("--seed-diameter", type=DECIMAL, default=None, help="Seed (bean) length, mm, 6 to 20 [default: 10.5]; its width is 0.7 of that.")
 @click.option("--seed-height", type=DECIMAL, default=None, help="Seed height, mm.")
+@click.option("--text", default=None, metavar="TEXT",
+              help='A line under "Giuthi" on the folded lid: Latin letters or Hangul, up to 24 characters.')
 @click.option("--slice/--no-slice", "slice_parts", default=True, show_default=True,
               help="Slice every part with PrusaSlicer (when installed) for the print card's time and filament.")
 @click.option("--previews/--no-previews", default=True, show_default=True, help="Render PNG previews.")
@@ -94,6 +102,11 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
         base.update(presets[preset])
     given = {OPTION_FIELDS[k]: v for k, v in options.items() if v is not None}
     mapping = {**base, **given}
+    if "pit_shape" in given and not {"size_mm", "pit_diameter_mm", "pit_length_mm"} & set(mapping):
+        # Another pit shape fills the default plan its own way: the pit sizes follow from the size.
+        from printables.params.giuthi_board import DEFAULT_SIZE_MM
+
+        mapping["size_mm"] = "{:g}x{:g}".format(*DEFAULT_SIZE_MM)
     # A preset may say the set's language and rules paper; --lang and --paper, when given, win.
     source = click.core.ParameterSource.DEFAULT
     if ctx.get_parameter_source("lang") == source:

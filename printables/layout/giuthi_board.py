@@ -6,9 +6,11 @@ across the rows from South's edge (``y = 0``) to North's, ``z`` up from the bed.
 runs along ``y`` at ``x = 0, z = thickness``, in the plane of the playing surfaces, so turning
 the right half 180 degrees about it lays its playing surface face down on the left one.
 
-The right half is the turning part: its knuckles, at both ends of the fold, carry clearance
-holes for the screws' shanks and take the screw heads. The left half's knuckles, just inside
-them, carry the pilot holes the screws bite into.
+The hinge is two pairs of knuckles, one at each end of the fold, in the border beside the rows,
+so nothing stands above the playing surface between the stores. Along the fold they alternate
+right, left, right, left: at South's end the right half's outer knuckle takes a screw's head and
+shank (a clearance hole) and the left half's, just inside it, the thread (a pilot hole); at
+North's end the other way round, so each screw turns in one half and bites the other.
 """
 
 from __future__ import annotations
@@ -19,26 +21,39 @@ from dataclasses import dataclass
 from printables.params.giuthi_board import (  # noqa: F401  (the mark sizes are the layout's too)
     DIMPLE_RADIUS_MM,
     GROOVE_WIDTH_MM,
+    LID_TITLE,
     MARK_DEPTH_MM,
     MIN_WALL_MM,
     OVERHANG_DEG,
+    PIT_SCREW_TIP_MM,
     GiuthiBoardParams,
+    is_hangul,
     teardrop_tip_mm,
 )
 
 SIDES = ("left", "right")
 SOUTH, NORTH = 0, 1  # store owners, as in the rule core
-PIT_SCREW_TIP_MM = 0.5  # pilot bore beyond the screw's tip
 CORNER_RADIUS_MM = 3.0  # plan radius of the two outer corners
-MIDDLE_KNUCKLE_MM = 10.0  # length of the turning half's middle knuckle (no screw: a bearing)
+# The lid's words: debossed into the turning half's underside (the closed board's top), three
+# layers deep, in bold letters whose strokes (about 1/7 of the letter height) a 0.4 mm nozzle draws
+# as several lines; the roofs over them are short bridges the slicer prints without support.
+LID_DEPTH_MM = 0.6
+LID_TITLE_MM = 16.0  # letter height (em size) of "Giuthi"
+LID_LINE_MM = 10.0  # of the owner's line
+LID_CLEAR_MM = 2.5  # from a line's letters to the border's edge and to the cups' rims
+# Added between letters: their sidebearings alone leave bold letters of a small line closer than a
+# wall (the plastic between two letters' recesses is a wall too).
+LID_TRACK_MM = MIN_WALL_MM
+LID_MIN_MM = 4.5  # a longer line is set smaller to fit between the fold and the band, never below this
+LID_FONTS = {"latin": "NotoSans-Bold", "hangul": "NanumGothicBold"}  # printables.fonts names
 
 
 @dataclass(frozen=True)
 class Cavity:
-    """A pit or store: a bowl, a stadium in plan whose section across the row is a circular arc.
+    """A pit or store: a cup, a stadium in plan with a flat floor rounded up into its wall.
 
-    The cutter is a sphere of ``radius`` swept along y over the middle ``length - width``; the
-    floor is one smooth concave surface, deepest along the centre line.
+    The wall is a quarter circle of ``radius`` (= the depth) from the floor to the rim, where it
+    stands vertical: the floor is the plan inset by the depth.
     """
 
     kind: str  # "pit" or "store"
@@ -51,13 +66,8 @@ class Cavity:
 
     @property
     def radius(self) -> float:
-        """Radius of the bowl's arc: the circle through both rim edges and the bottom."""
-        return (self.width * self.width / 4 + self.depth * self.depth) / (2 * self.depth)
-
-    @property
-    def centre_z_below_rim(self) -> float:
-        """Depth of the arc's centre below the rim (negative above it): ``radius - depth``."""
-        return self.radius - self.depth
+        """Radius of the rounded wall between floor and rim: the cup's depth."""
+        return self.depth
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,19 @@ class Knuckle:
 
 
 @dataclass(frozen=True)
+class LidLine:
+    """A line of words on the lid: centre (x, y) on the underside, letter height, font file."""
+
+    text: str
+    x: float
+    y: float
+    size: float  # letter height (em), mm
+    font: str  # a printables.fonts name
+    width: float  # mm, from the font's advances and the spacing added between letters
+    offsets: tuple[float, ...] = ()  # each character's pen position from the line's left end, mm
+
+
+@dataclass(frozen=True)
 class HalfLayout:
     """Everything the CAD needs to build one half."""
 
@@ -115,11 +138,12 @@ class HalfLayout:
     axis_x: float
     axis_z: float
     chamfer: float
+    lid: tuple[LidLine, ...] = ()  # words debossed into the underside (the turning half's only)
 
 
 def rows_y(p: GiuthiBoardParams) -> tuple[float, float]:
     """Centre lines (y) of South's and North's rows."""
-    south = p.margin_mm + p.pit_length_mm / 2
+    south = p.row_margin_mm + p.pit_length_mm / 2
     return round(south, 6), round(p.half_width_mm - south, 6)
 
 
@@ -156,9 +180,11 @@ def store_cavity(p: GiuthiBoardParams, side: str) -> Cavity:
 
 
 def side_marks(p: GiuthiBoardParams, side: str) -> tuple[Mark, ...]:
-    """South's dimples, one beside each of its pits, and North's groove along its row, in the margins."""
+    """South's dimples, one beside each of its pits, and North's groove along its row, in the borders
+    half a margin outside the rows' rims."""
     xs = [column_x(p, side, k) for k in range(p.columns_per_half)]
-    south_y, north_y = round(p.margin_mm / 2, 6), round(p.half_width_mm - p.margin_mm / 2, 6)
+    y = p.row_margin_mm - p.margin_mm / 2
+    south_y, north_y = round(y, 6), round(p.half_width_mm - y, 6)
     dots = tuple(Mark("dot", SOUTH, x, x, south_y) for x in sorted(xs))
     reach = p.pit_diameter_mm / 2 - p.web_mm
     line = Mark("line", NORTH, round(min(xs) - reach, 6), round(max(xs) + reach, 6), north_y)
@@ -209,32 +235,69 @@ def teardrop(radius: float, cx: float, cz: float) -> dict[str, tuple[float, floa
 
 
 def hinge_knuckles(p: GiuthiBoardParams) -> tuple[Knuckle, ...]:
-    """All knuckles of the board, both ends of the fold, both halves."""
+    """All knuckles of the board: a pair at each end of the fold, alternating right, left, right, left.
+
+    At each end the outer knuckle takes the screw's head and turns on its shank (a clearance
+    hole); the one just inside it takes the thread (a pilot hole, blind). South's end (y = 0)
+    has the right half's clearance knuckle outside, North's end the left half's.
+    """
     w = p.half_width_mm
     lc, gap = p.clearance_knuckle_mm, p.hinge_gap_mm
     pilot_depth = p.engagement_mm + PIT_SCREW_TIP_MM
     lp = round(pilot_depth + MIN_WALL_MM, 6)
     rc, rp = p.clearance_diameter_mm / 2, p.pilot_diameter_mm / 2
     out = []
-    for end in (0, 1):
+    for end, (outer, inner) in enumerate((("right", "left"), ("left", "right"))):
         # Measured inward from the board's edge at this end of the fold.
         def y(d: float) -> float:
             return round(d if end == 0 else w - d, 6)
 
         spans = (
-            ("right", 0.0, lc, "clearance", rc, -1.0, lc + gap / 2),
-            ("left", lc + gap, lc + gap + lp, "pilot", rp, lc + gap / 2, lc + gap + pilot_depth),
+            (outer, 0.0, lc, "clearance", rc, -1.0, lc + gap / 2),
+            (inner, lc + gap, lc + gap + lp, "pilot", rp, lc + gap / 2, lc + gap + pilot_depth),
         )
         for side, a, b, bore, radius, ba, bb in spans:
             y0, y1 = sorted((y(a), y(b)))
             by0, by1 = sorted((y(ba), y(bb)))
             out.append(Knuckle(side, y0, y1, bore, round(radius, 6), by0, by1))
-    # A third knuckle of the turning half in the middle of the fold, turning in a notch of the
-    # other: the knuckles alternate right, left, right, left, right along the fold.
-    mid = w / 2
-    out.append(Knuckle("right", round(mid - MIDDLE_KNUCKLE_MM / 2, 6), round(mid + MIDDLE_KNUCKLE_MM / 2, 6),
-                       "none", 0.0, round(mid, 6), round(mid, 6)))
     return tuple(sorted(out, key=lambda k: k.y0))
+
+
+def lid_lines(p: GiuthiBoardParams) -> tuple[LidLine, ...]:
+    """The lid's words on the turning half's underside: "Giuthi" under North's border, the owner's
+    line under South's, each between the fold and the band groove.
+
+    Under the borders the board is solid from bed to playing surface: under a cup the letters
+    would thin its floor. A line is set at most as tall as its border less a wall each side, and
+    smaller (not below ``LID_MIN_MM``) when it is too long for the room. Written mirrored in x on
+    the bed face, so it reads the right way up on the closed board seen from South's edge; Hangul
+    takes NanumGothic, Latin Noto Sans.
+    """
+    from printables import fonts
+
+    x0, x1 = p.seam_gap_mm / 2 + p.hinge_zone_mm, abs(groove_x(p, "right")) - p.band_groove_mm
+    cx = round((x0 + x1) / 2, 6)
+    room = x1 - x0
+    tallest = p.row_margin_mm - 2 * LID_CLEAR_MM
+    out = []
+    for text, size, y in ((LID_TITLE, LID_TITLE_MM, p.half_width_mm - p.row_margin_mm / 2),
+                          (p.lid_text, LID_LINE_MM, p.row_margin_mm / 2)):
+        if not text:
+            continue
+        font = LID_FONTS["hangul" if any(is_hangul(ch) for ch in text) else "latin"]
+        size = min(size, tallest)
+        track = LID_TRACK_MM * (len(text) - 1)
+        width = fonts.text_width_mm(text, size / fonts.PT_TO_MM, font) + track
+        if width > room:
+            size = max(LID_MIN_MM, size * (room - track) / (width - track))
+        size = math.floor(size * 1000) / 1000  # down, so the line stays within the room
+        offsets, pen = [], 0.0
+        for ch in text:
+            offsets.append(round(pen, 4))
+            pen += fonts.text_width_mm(ch, size / fonts.PT_TO_MM, font) + LID_TRACK_MM
+        width = pen - LID_TRACK_MM
+        out.append(LidLine(text, cx, round(y, 6), size, font, round(width, 3), tuple(offsets)))
+    return tuple(out)
 
 
 def half_layout(p: GiuthiBoardParams, side: str) -> HalfLayout:
@@ -268,6 +331,7 @@ def half_layout(p: GiuthiBoardParams, side: str) -> HalfLayout:
         axis_x=0.0,
         axis_z=h,
         chamfer=p.chamfer_mm,
+        lid=lid_lines(p) if side == "right" else (),
     )
 
 
@@ -282,11 +346,13 @@ def cavity_area_mm2(c: Cavity) -> float:
 
 
 def cavity_volume_mm3(c: Cavity) -> float:
-    """Volume of a bowl up to its rim: a circular segment swept along the middle, spherical caps at the ends."""
+    """Volume of a cup up to its rim: the stadium's area times the depth, less what the rounded wall
+    takes (a quarter circle of radius r swept round the plan inset by r, by Pappus' theorem)."""
     r, d = c.radius, c.depth
-    segment = r * r * math.acos((r - d) / r) - (r - d) * c.width / 2
-    cap = math.pi * d * d * (3 * r - d) / 3
-    return segment * (c.length - c.width) + cap
+    area = cavity_area_mm2(c)
+    perimeter = 2 * (c.length - c.width) + math.pi * c.width
+    # The plan inset by s has area A - P s + pi s^2; integrating s over the wall's height gives these.
+    return area * d - perimeter * r * r * (1 - math.pi / 4) + math.pi * r ** 3 * (5 / 3 - math.pi / 2)
 
 
 def band_loop_mm(p: GiuthiBoardParams) -> float:

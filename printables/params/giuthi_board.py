@@ -3,11 +3,15 @@
 The board is two halves joined by a hinge along the fold line. Each half holds 2 rows of
 ``pits_per_row / 2`` pits and one store at its outer end. ``x`` runs along the rows (the fold
 line is ``x = 0``), ``y`` across them (South's edge at ``y = 0``), ``z`` up from the bed.
-Pits and stores are bowls: in plan a stadium (``pit_diameter_mm`` along the row, ``pit_length_mm``
-across it; a circle when both are equal), in section a circular arc across the row, so the floor
-is one smooth concave surface (a sphere swept along the pit's long axis). The default board is the
-user's: each half about 160 x 145 mm in plan (``DEFAULT_SIZE_MM``); ``params_for_size`` derives the
-pit sizes that fill another plan. Each half is solid under its playing surface: the slicer's 20 %
+Pits and stores are cups: in plan a stadium (``pit_diameter_mm`` along the row, ``pit_length_mm``
+across it; a circle when both are equal), in section a flat floor rounded up into the wall by a
+quarter circle as deep as the cup, so seeds lie flat and a finger sweeps them out. ``pit_shape``
+``round`` (the default) keeps a pit's plan close to round (at most ``MAX_ROUND_ASPECT`` times as
+long as wide), centred in the rows with a wide border either side; ``oval`` stretches the pits
+across the rows as far as the hinge allows (the earlier troughs). The hinge's knuckles sit at the
+two ends of the fold, in that border, so nothing stands above the playing surface between the
+stores. The default board is the user's: each half about 160 x 145 mm in plan
+(``DEFAULT_SIZE_MM``); ``params_for_size`` derives the pit sizes that fill another plan. Each half is solid under its playing surface: the slicer's 20 %
 infill hollows it, which prints faster and lighter than walls and ribs drawn in the model (see
 ``benchmarks/giuthi_print_cost.py``). Pure: no cadquery, no I/O.
 """
@@ -59,6 +63,14 @@ CHAMFER_RANGE_MM = (0.2, 0.5)  # or 0 for none: a chamfer under one layer does n
 HINGE_WALL_MM = 2.5
 HINGE_NECK_MM = 4.0
 MIN_KNUCKLES = 3
+PIT_SCREW_TIP_MM = 0.5  # pilot bore beyond the screw's tip
+
+PIT_SHAPES = ("round", "oval")
+MAX_ROUND_ASPECT = 1.4  # a round pit's length across the row / its diameter along it, at most
+
+# Words debossed into the folded lid (the turning half's underside): "Giuthi" and the owner's line.
+LID_TITLE = "Giuthi"
+MAX_LID_TEXT_CHARS = 24
 
 # Side marks on the playing surface, debossed and printable without support: a line of dimples
 # along South's edge, a V groove along North's, in the margins (tell the sides apart by touch).
@@ -80,14 +92,19 @@ class GiuthiBoardParams:
     seeds_per_pit: int = giuthi.DEFAULT_SEEDS_PER_PIT
     # Along and across the row: what fills DEFAULT_SIZE_MM (see params_for_size).
     pit_diameter_mm: float = 35.5
-    pit_length_mm: float = 66.5  # = pit_diameter_mm for round pits
+    pit_length_mm: float = 49.7  # = pit_diameter_mm for round pits; at most 1.4 x it for pit_shape round
     # Deep enough for the rule core's 99.9th-percentile load of 4 seeds per pit (28 beans of 10.5 mm
-    # per pit, 43 per store; see models.capacity_shortfall), with seeds to spare; presets
-    # for more seeds cut deeper. Shallow bowls keep the board thin, which is most of its cost.
-    pit_depth_mm: float = 8.0
+    # per pit, 43 per store; see models.capacity_shortfall), with a seed to spare; presets
+    # for more seeds cut deeper. Shallow cups keep the board thin, which is most of its cost.
+    pit_depth_mm: float = 7.5
     store_width_mm: float = 30.0  # along the row; a store spans both rows across
-    store_depth_mm: float = 8.0
-    thickness_mm: float = 9.2  # bed to playing surface
+    store_depth_mm: float = 7.5
+    thickness_mm: float = 8.7  # bed to playing surface
+    pit_shape: str = "round"
+    # South's (and North's) edge to the pits' rims across the rows: the border the hinge's end
+    # knuckles stand in; what round pits leave of the user's 145 mm.
+    row_margin_mm: float = 21.8
+    lid_text: str = ""  # a line under "Giuthi" on the lid: Latin or Hangul, up to 24 characters
     wall_mm: float = 1.2  # thinnest solid anywhere: pit floors, webs, margins
     web_mm: float = 2.0  # solid between neighbouring pits at the playing surface
     margin_mm: float = 5.0  # outer edge to the nearest pit or store: room for the side marks
@@ -156,6 +173,12 @@ class GiuthiBoardParams:
         return max(self.margin_mm, round(self.notch_radius_mm + MIN_WALL_MM - self.seam_gap_mm / 2 + 0.2, 3))
 
     @property
+    def hinge_end_mm(self) -> float:
+        """Board edge to the inner end of the knuckle pair at one end of the fold, its gap included."""
+        pilot = self.engagement_mm + PIT_SCREW_TIP_MM + MIN_WALL_MM
+        return round(self.clearance_knuckle_mm + self.hinge_gap_mm + pilot + self.hinge_gap_mm / 2, 6)
+
+    @property
     def half_length_mm(self) -> float:
         """Length of one half along the rows, fold face to outer end (knuckles not included)."""
         cols = self.columns_per_half
@@ -171,7 +194,7 @@ class GiuthiBoardParams:
     @property
     def half_width_mm(self) -> float:
         """Width of the board across the rows."""
-        return round(2 * self.margin_mm + 2 * self.pit_length_mm + self.web_mm, 3)
+        return round(2 * self.row_margin_mm + 2 * self.pit_length_mm + self.web_mm, 3)
 
     @property
     def store_length_mm(self) -> float:
@@ -224,6 +247,34 @@ def teardrop_tip_mm(radius: float) -> float:
     return radius / math.sin(math.radians(OVERHANG_DEG))
 
 
+def is_hangul(ch: str) -> bool:
+    """Whether ``ch`` is a Hangul syllable or jamo."""
+    o = ord(ch)
+    return 0xAC00 <= o <= 0xD7A3 or 0x1100 <= o <= 0x11FF or 0x3130 <= o <= 0x318F
+
+
+def _is_lid_char(ch: str) -> bool:
+    # Latin letters (with their accents), digits, spaces and the common punctuation; or Hangul.
+    o = ord(ch)
+    return (0x20 <= o <= 0x7E or 0xC0 <= o <= 0x24F and o not in (0xD7, 0xF7)) or is_hangul(ch)
+
+
+def validate_lid_text(text: Any) -> None:
+    """Raise ParameterError unless ``text`` is up to 24 Latin or Hangul characters for the lid."""
+    if not isinstance(text, str):
+        raise ParameterError(f"lid_text={text!r}: expected text, up to {MAX_LID_TEXT_CHARS} characters")
+    if len(text) > MAX_LID_TEXT_CHARS:
+        raise ParameterError(
+            f"lid text {text!r} has {len(text)} characters; the lid takes at most {MAX_LID_TEXT_CHARS}")
+    bad = sorted({ch for ch in text if not _is_lid_char(ch)})
+    if bad:
+        raise ParameterError(
+            f"lid text {text!r}: {' '.join(repr(ch) for ch in bad)} cannot be printed on the lid;"
+            " use Latin letters, Hangul, digits, spaces and common punctuation")
+    if text != text.strip():
+        raise ParameterError(f"lid text {text!r}: no spaces at its start or end")
+
+
 def from_mapping(mapping: Mapping[str, Any], source: str = "parameters") -> GiuthiBoardParams:
     """Build parameters from a preset's ``[params]`` table; an unknown key names the key and file."""
     return base.from_mapping(GiuthiBoardParams, mapping, source)
@@ -264,6 +315,7 @@ def validate_counts(pits_per_row: Any, seeds_per_pit: Any) -> None:
 
 
 NUMBER_RANGES: Mapping[str, tuple[float, float]] = {  # each number field: its least and greatest value
+    "row_margin_mm": (MIN_WALL_MM, 60.0),
     "pit_diameter_mm": (15.0, 80.0),
     "pit_length_mm": (15.0, 120.0),
     "pit_depth_mm": (4.0, 60.0),
@@ -322,6 +374,10 @@ def screen_values(mapping: Mapping[str, Any]) -> None:
             _number(name, mapping[name], low, high)
     if "screw" in mapping and (not isinstance(mapping["screw"], str) or mapping["screw"] not in SCREWS):
         raise ParameterError(f"screw={mapping['screw']!r}: allowed {', '.join(SCREWS)}")
+    if "pit_shape" in mapping and (not isinstance(mapping["pit_shape"], str) or mapping["pit_shape"] not in PIT_SHAPES):
+        raise ParameterError(f"pit_shape={mapping['pit_shape']!r}: allowed {' or '.join(PIT_SHAPES)}")
+    if "lid_text" in mapping:
+        validate_lid_text(mapping["lid_text"])
 
 
 def _validate(p: GiuthiBoardParams, bed: bool = True) -> None:
@@ -332,10 +388,18 @@ def _validate(p: GiuthiBoardParams, bed: bool = True) -> None:
         _number(name, getattr(p, name), low, high)
     if not isinstance(p.screw, str) or p.screw not in SCREWS:
         raise ParameterError(f"screw={p.screw!r}: allowed {', '.join(SCREWS)}")
+    if not isinstance(p.pit_shape, str) or p.pit_shape not in PIT_SHAPES:
+        raise ParameterError(f"pit_shape={p.pit_shape!r}: allowed {' or '.join(PIT_SHAPES)}")
+    validate_lid_text(p.lid_text)
     if p.pit_length_mm < p.pit_diameter_mm:
         raise ParameterError(
             f"pit_length_mm={p.pit_length_mm:g} is less than pit_diameter_mm={p.pit_diameter_mm:g}:"
             " pits are round or longer across the rows"
+        )
+    if p.pit_shape == "round" and p.pit_length_mm > MAX_ROUND_ASPECT * p.pit_diameter_mm + 1e-6:
+        raise ParameterError(
+            f"pit_length_mm={p.pit_length_mm:g}: a round pit {p.pit_diameter_mm:g} mm wide is at most"
+            f" {MAX_ROUND_ASPECT * p.pit_diameter_mm:.1f} mm long ({MAX_ROUND_ASPECT:g} x); or pit_shape=oval"
         )
     if p.store_length_mm < p.store_width_mm:
         raise ParameterError(
@@ -354,6 +418,12 @@ def _validate(p: GiuthiBoardParams, bed: bool = True) -> None:
     if p.margin_mm < MIN_MARGIN_MM - 1e-9:
         raise ParameterError(
             f"margin_mm={p.margin_mm:g}: the side marks need at least {MIN_MARGIN_MM:g} mm between the pits and the edge"
+        )
+    if p.row_margin_mm < max(p.margin_mm, p.hinge_end_mm) - 1e-9:
+        raise ParameterError(
+            f"row_margin_mm={p.row_margin_mm:g}: the hinge's end knuckles reach {p.hinge_end_mm:g} mm in from"
+            f" the edge; the pits start at least {max(p.margin_mm, p.hinge_end_mm):g} mm in, so that nothing"
+            " stands above the playing surface beside them"
         )
     for name in ("web_mm", "margin_mm"):
         if getattr(p, name) < p.wall_mm - 1e-9:
@@ -515,13 +585,18 @@ def size_limits(mapping: Mapping[str, Any]) -> tuple[tuple[float, float], tuple[
     q = _unchecked(mapping)
     cols = q.columns_per_half
     fixed_x = _fixed_length_mm(q)
-    fixed_y = 2 * q.margin_mm + q.web_mm
+    fixed_y = 2 * _row_clearance_mm(q) + q.web_mm
     bed = sorted(USABLE_BED_MM[:2], reverse=True)
     smallest = (fixed_x + cols * MIN_PIT_MM, fixed_y + 2 * MIN_PIT_MM)
     # Pits are at least as long across the rows as along them, and the half lies either way on the bed.
     largest_y = min(bed[1], fixed_y + 2 * 120.0)
     largest_x = min(bed[0], fixed_x + cols * 80.0)
     return (round(smallest[0], 1), round(smallest[1], 1)), (math.floor(largest_x * 10) / 10, largest_y)
+
+
+def _row_clearance_mm(q: GiuthiBoardParams) -> float:
+    """The least border across the rows: the side marks' margin, or the hinge's end knuckles."""
+    return max(q.margin_mm, q.hinge_end_mm)
 
 
 def _fixed_length_mm(q: GiuthiBoardParams) -> float:
@@ -551,7 +626,9 @@ def params_for_size(mapping: Mapping[str, Any], width_mm: float, height_mm: floa
             f" ({MIN_PIT_MM:g} mm at least) {allowed}"
         )
     diameter = math.floor((width_mm - _fixed_length_mm(q)) / cols * 10 + 1e-6) / 10
-    length = math.floor((height_mm - 2 * q.margin_mm - q.web_mm) / 2 * 10 + 1e-6) / 10
+    length = math.floor((height_mm - 2 * _row_clearance_mm(q) - q.web_mm) / 2 * 10 + 1e-6) / 10
+    if q.pit_shape == "round":
+        length = min(length, math.floor(MAX_ROUND_ASPECT * diameter * 10 + 1e-6) / 10)
     if length < diameter:
         # Pits are never longer along the row than across it: the plan is too long for its width.
         raise ParameterError(
@@ -562,4 +639,6 @@ def params_for_size(mapping: Mapping[str, Any], width_mm: float, height_mm: floa
     out = dict(mapping)
     out["pit_diameter_mm"] = diameter
     out["pit_length_mm"] = length
+    # What the pits leave across the rows is the border either side (to 0.001 mm, never over the plan).
+    out["row_margin_mm"] = math.floor((height_mm - 2 * length - q.web_mm) / 2 * 1000 + 1e-6) / 1000
     return out

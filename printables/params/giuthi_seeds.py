@@ -224,16 +224,20 @@ def gate_outline(
     return tuple(out)
 
 
+SPARE_SEEDS = 1  # at least this many beans beyond the game's
+
+
 def copies_needed(
     pits_per_row: int, seeds_per_pit: int, seeds_per_sprue: int = SEEDS_PER_SPRUE
 ) -> int:
-    """Copies of the sprue that give every seed of the game (2 rows of pits_per_row pits)."""
+    """Copies of the sprue that give every seed of the game (2 rows of pits_per_row pits) and at
+    least ``SPARE_SEEDS`` more, for the bean that flies off the table (4 x 12 = 48 is 5 prints)."""
     if pits_per_row < 1 or seeds_per_pit < 1 or seeds_per_sprue < 1:
         raise ValueError(
             f"pits_per_row={pits_per_row}, seeds_per_pit={seeds_per_pit},"
             f" seeds_per_sprue={seeds_per_sprue}: expected positive integers"
         )
-    return -(-2 * pits_per_row * seeds_per_pit // seeds_per_sprue)
+    return -(-(2 * pits_per_row * seeds_per_pit + SPARE_SEEDS) // seeds_per_sprue)
 
 
 def stl_name(p: SeedParams) -> str:

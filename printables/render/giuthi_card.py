@@ -86,7 +86,8 @@ class PrintCard:
     assembly: tuple[tuple[str, str], ...]
     notes: tuple[str, ...]
     to_printer: tuple[tuple[str, str], ...] = ()
-    params: dict = field(default_factory=dict)  # recorded in the PDF subject (JSON), with the card's lang
+    params: dict = field(default_factory=dict)
+    board: object = None  # GiuthiBoardParams: its assembly drawing makes the card's second page  # recorded in the PDF subject (JSON), with the card's lang
 
 
 def duration_text(seconds: int) -> str:
@@ -253,7 +254,7 @@ def giuthi_print_card(
             (
                 "Screws",
                 _screw_text(board.screw, board.screw_length_mm, screw_count)
-                + ": through the right half's hinge knuckles into the left half's pilot holes",
+                + ": one at each end of the fold, in through the outer knuckle and into the pilot hole of the knuckle inside it",
             )
         )
         from printables.layout.giuthi_board import band_loop_mm
@@ -298,6 +299,7 @@ def giuthi_print_card(
         assembly=tuple(assembly),
         notes=notes,
         to_printer=to_printer_rows(profile),
+        board=board,
         params={"printer": profile.printer, "material": profile.material,
                 "pits_per_row": board.pits_per_row if board is not None else None,
                 "seeds_per_pit": board.seeds_per_pit if board is not None else None},
@@ -395,8 +397,17 @@ def card_document(card: PrintCard) -> Document:
         y += 1.5
     if y > h - MARGIN_MM:
         raise ValueError(f"the print settings card runs {y - (h - MARGIN_MM):.0f} mm off the page")
+    pages = [Page(w, h, tuple(items))]
+    if card.board is not None:
+        from printables.render.giuthi_assembly import assembly_items
+
+        heading_items = [Text(x, MARGIN_MM + 6, "Assembly", 18, "Helvetica-Bold")]
+        drawing, bottom = assembly_items(card.board, x, MARGIN_MM + 20, width)
+        if bottom > h - MARGIN_MM:
+            raise ValueError(f"the assembly drawing runs {bottom - (h - MARGIN_MM):.0f} mm off the page")
+        pages.append(Page(w, h, tuple(heading_items + drawing)))
     return Document(
-        pages=(Page(w, h, tuple(items)),),
+        pages=tuple(pages),
         title=card.title,
         subject=json.dumps(dict(card.params), sort_keys=True),
         keywords=f"printables:{CARD_KIND}",

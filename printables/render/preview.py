@@ -242,3 +242,25 @@ def render_stl(
     mesh = trimesh.load_mesh(stl_path, file_type="stl")
     target = Path(out_path) if out_path is not None else stl_path.with_suffix(".png")
     return render_parts([PreviewPart(mesh, None, colour)], target, **options)
+
+
+def bean_mesh(length_mm: float, width_mm: float, height_mm: float, subdivisions: int = 3) -> trimesh.Trimesh:
+    """A bean as the seed sprue prints it: half an ellipsoid lying flat side down on z = 0."""
+    sphere = trimesh.creation.icosphere(subdivisions=subdivisions)
+    vertices = sphere.vertices * [length_mm / 2, width_mm / 2, height_mm]
+    vertices[:, 2] = np.maximum(vertices[:, 2], 0.0)  # the lower half pressed flat: the bean's underside
+    return trimesh.Trimesh(vertices, sphere.faces, process=False)
+
+
+def beans_in_cup(cx: float, cy: float, floor_z: float, count: int, bean_mm: float, turn: int = 0) -> list[np.ndarray]:
+    """Placements (4 x 4) of ``count`` beans lying on a cup's floor round its centre, as a hand drops them:
+    a ring of beans a bean's length across, each turned a little differently (``turn`` varies the ring)."""
+    placed = []
+    ring = 0.0 if count == 1 else 0.7 * bean_mm
+    for k in range(count):
+        angle = 2 * math.pi * k / count + 0.7 * turn
+        x, y = cx + ring * math.cos(angle), cy + ring * math.sin(angle)
+        m = trimesh.transformations.rotation_matrix(angle + math.pi / 2 + 0.4 * ((k * 7 + turn) % 3 - 1), (0, 0, 1))
+        m[:3, 3] = (x, y, floor_z)
+        placed.append(m)
+    return placed
