@@ -11,17 +11,18 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from printables.rules import simulation
-from printables.rules.facts import GAME_FACTS, GameFacts, sheet_facts
+from printables.rules.facts import GAME_FACTS, GameFacts, Measure, params_key, sheet_facts
 
 MEASURED_PATH = Path(__file__).with_name("measured_facts.json")
 
 
-def entry(kind: str, params: dict, measure: simulation.Measure) -> dict:
+def entry(kind: str, params: dict, measure: Measure) -> dict:
     """The stored form of one parameter set's figures."""
+    from printables.rules.simulation import POLICIES  # the tool's and tests' business: a sheet never plays
+
     found = {
         "params": params,
-        "policy": simulation.POLICIES[kind],
+        "policy": POLICIES[kind],
         "games": measure.games,
         "seed": measure.seed,
         "turns": {"shortest": measure.turns_low, "median": measure.turns_median, "longest": measure.turns_high},
@@ -57,17 +58,17 @@ def stored() -> dict:
         return {}
 
 
-def stored_measure(kind: str, **params) -> simulation.Measure | None:
+def stored_measure(kind: str, **params) -> Measure | None:
     """The stored figures for a sheet's parameters, or None if that set was not measured."""
     try:
-        key = simulation.params_key(kind, **params)
+        key = params_key(kind, **params)
     except (KeyError, TypeError, ValueError):
         return None
     found = stored().get(kind, {}).get(key)
     if found is None:
         return None
     turns = found["turns"]
-    return simulation.Measure(found["games"], found["seed"], turns["median"], turns["shortest"], turns["longest"],
+    return Measure(found["games"], found["seed"], turns["median"], turns["shortest"], turns["longest"],
                               found.get("first_wins"), found.get("draws"))
 
 

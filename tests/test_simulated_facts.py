@@ -32,7 +32,7 @@ from printables.params.harvest import HarvestSheet
 from printables.params.minefield import MinefieldSheet
 from printables.params.peas import PeaCard
 from printables.render.pdf import render_pdf
-from printables.rules import minefield, patchwork, patchwork_play, simulation
+from printables.rules import harvest, minefield, patchwork, patchwork_play, simulation
 from printables.rules.facts import GAME_FACTS, TURN_WORDS, GameFacts, largest_piece_mm, minefield_needs, sheet_facts
 from printables.sheets import render_sheet, sheet_params
 
@@ -147,7 +147,8 @@ def test_every_presets_parameters_are_measured():
         p = preset.params
         if preset.kind == "harvest":
             key = simulation.params_key("harvest", grid=tuple(int(v) for v in p["grid"].split("x")), players=p["players"],
-                                        **{k: p[k] for k in ("opening_coins", "coins_per_turn") if k in p})
+                                        opening_coins=p.get("opening_coins", harvest.OPENING_COINS),
+                                        coins_per_turn=p.get("coins_per_turn", harvest.DEFAULT_COINS_PER_TURN))
         elif preset.kind == "minefield":
             key = simulation.params_key("minefield", size=p["size"])
         elif preset.kind == "patchwork":
@@ -215,9 +216,9 @@ def test_facts_leave_unknowns_out_and_add_the_measured_figures():
 def test_unmeasured_parameters_print_no_figure():
     assert stored_measure("minefield", size=11) is not None
     assert stored_measure("minefield", size=17) is None
-    assert stored_measure("harvest", grid=(11, 9), players=2) is None
+    assert stored_measure("harvest", grid=(11, 9), players=2, opening_coins=2, coins_per_turn=2) is None
     assert stored_measure("peas", layout="ooo/o.o/ooo") is None
-    labels = [label for label, _ in facts_for("harvest", grid=(11, 9), players=2).entries()]
+    labels = [label for label, _ in facts_for("harvest", grid=(11, 9), players=2, opening_coins=2, coins_per_turn=2).entries()]
     assert not any("simulated" in label for label in labels)
 
 
@@ -263,7 +264,7 @@ def _box_with(monkeypatch, module, facts: GameFacts):
 
 def test_check_fails_on_a_figure_that_is_not_the_stored_one(tmp_path, monkeypatch):
     sheet = HarvestSheet()
-    real = stored_measure("harvest", grid=(10, 10), players=2)
+    real = stored_measure("harvest", grid=(10, 10), players=2, opening_coins=2, coins_per_turn=2)
     wrong = sheet_facts(GAME_FACTS["harvest"], "harvest", dataclasses.replace(real, turns_median=real.turns_median + 3))
     _box_with(monkeypatch, harvest_layout, wrong)
     results = check_file(_write(tmp_path, render_pdf(harvest_layout.layout(sheet)), "wrong.pdf"))
@@ -276,7 +277,7 @@ def test_check_fails_on_a_figure_that_is_not_the_stored_one(tmp_path, monkeypatc
 
 def test_check_fails_on_a_figure_for_parameters_never_measured(tmp_path, monkeypatch):
     sheet = HarvestSheet(grid=(11, 9))
-    guessed = sheet_facts(GAME_FACTS["harvest"], "harvest", stored_measure("harvest", grid=(10, 10), players=2))
+    guessed = sheet_facts(GAME_FACTS["harvest"], "harvest", stored_measure("harvest", grid=(10, 10), players=2, opening_coins=2, coins_per_turn=2))
     _box_with(monkeypatch, harvest_layout, guessed)
     results = check_file(_write(tmp_path, render_pdf(harvest_layout.layout(sheet)), "guessed.pdf"))
     assert "publisher's box" in failed(results) and "stored none" in detail(results, "publisher's box")

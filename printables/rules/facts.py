@@ -59,6 +59,34 @@ def simulated_entry(kind: str, games: int, low: int, high: int, median: int,
     return (f"{games} simulated games", value)
 
 
+@dataclass(frozen=True)
+class Measure:
+    """Length and first-player figures of ``games`` seeded games of one game with one parameter set."""
+
+    games: int
+    seed: int
+    turns_median: int  # the lower median
+    turns_low: int  # the shortest game
+    turns_high: int  # the longest game
+    first_wins: float | None  # share of games the first player won; None for solitaire or 3+ players
+    draws: float | None  # share of drawn (or shared) games, alongside first_wins
+
+
+def params_key(kind: str, **params) -> str:
+    """The name of a parameter set, as the stored figures are keyed: ``harvest`` "10x10 2p 2/2 coins",
+    ``minefield`` "11x11", ``patchwork`` its leather edition, ``peas`` its layout (preset name or mask)."""
+    if kind == "harvest":
+        width, height = params["grid"]
+        return f"{width}x{height} {params['players']}p {params['opening_coins']}/{params['coins_per_turn']} coins"
+    if kind == "minefield":
+        return f"{params['size']}x{params['size']}"
+    if kind == "patchwork":
+        return str(params["leather"])
+    if kind == "peas":
+        return str(params["layout"])
+    raise ValueError(f"kind {kind!r}: use harvest, minefield, patchwork or peas")
+
+
 @dataclass(frozen=True, slots=True)
 class GameFacts:
     """The facts of a game's publisher's box, each a short phrase; None where nothing is known."""

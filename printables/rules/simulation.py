@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from printables.rules import harvest, minefield, patchwork, patchwork_play, peas, peas_play, pentominoes
+from printables.rules.facts import Measure, params_key  # noqa: F401  (the stored figures' record and key, light for sheets)
 
 # The figures a sheet prints come from this many games with this seed (tools/simulated_facts.py).
 GAMES = 1000
@@ -55,36 +56,7 @@ class Played:
     result: str | None  # FIRST, SECOND or DRAW; None for a solitaire game
 
 
-@dataclass(frozen=True)
-class Measure:
-    """Length and first-player figures of ``games`` seeded games of one game with one parameter set."""
-
-    games: int
-    seed: int
-    turns_median: int  # the lower median
-    turns_low: int  # the shortest game
-    turns_high: int  # the longest game
-    first_wins: float | None  # share of games the first player won; None for solitaire or 3+ players
-    draws: float | None  # share of drawn (or shared) games, alongside first_wins
-
-
 # ------------------------------------------------------------------------------------ parameters
-
-
-def params_key(kind: str, **params) -> str:
-    """The name of a parameter set, as the stored figures are keyed: ``harvest`` "10x10 2p 2/2 coins",
-    ``minefield`` "11x11", ``patchwork`` its leather edition, ``peas`` its layout (preset name or mask)."""
-    if kind == "harvest":
-        width, height = params["grid"]
-        return (f"{width}x{height} {params['players']}p {params.get('opening_coins', harvest.OPENING_COINS)}"
-                f"/{params.get('coins_per_turn', harvest.DEFAULT_COINS_PER_TURN)} coins")
-    if kind == "minefield":
-        return f"{params['size']}x{params['size']}"
-    if kind == "patchwork":
-        return str(params.get("leather", patchwork.DEFAULT_EDITION))
-    if kind == "peas":
-        return str(params["layout"])
-    raise ValueError(f"kind {kind!r}: use one of {', '.join(KINDS)}")
 
 
 def _parse_harvest(key: str) -> tuple[int, int, int, int, int]:
