@@ -266,7 +266,7 @@ def test_harvest_form_previews_downloads_and_checks(server, browser, downloads, 
     img = browser.find_element("css selector", "img.preview")
     assert img.get_attribute("src") != first_src and "harvest-8x12-3p-a4" in img.get_attribute("src")
     wait_for(lambda: image_loaded(browser, img), 20, what="the preview image")
-    assert browser.find_element("id", "verdict").text.startswith("All ")
+    assert browser.find_element("id", "verdict").text.startswith("Ready to print: ")
 
     link = browser.find_element("css selector", "a.download")
     pdf = download(browser, downloads, link)
@@ -350,7 +350,7 @@ def test_giuthi_board_builds_with_previews_and_a_3d_view_and_its_stl_downloads(s
     assert not browser.find_element("id", "f-slice_parts").is_selected()
     submit(browser)
     assert wait_finished(browser, timeout=900) == "done", browser.find_element("id", "output").text
-    assert browser.find_element("id", "verdict").text.startswith("All ")
+    assert browser.find_element("id", "verdict").text.startswith("Ready to print: ")
     images = browser.find_elements("css selector", "img.preview")
     names = [i.get_attribute("alt") for i in images]
     assert names[0].endswith("-open.png") and names[1].endswith("-folded.png")

@@ -61,16 +61,16 @@ WORDS: dict[tuple[str, str], tuple[str, str | None]] = {
                                                   "The pits grow to fill it."),
     ("giuthi", "pits"): ("Pits per row", "An even number, 6 to 10."),
     ("giuthi", "seeds"): ("Seeds per pit", "At the start, 4 to 9; the pits and stores are sized to hold them all."),
-    ("giuthi", "pit_diameter"): ("Pit size along the row (mm)", None),
+    ("giuthi", "pit_diameter"): ("Pit size along the row (mm)", "Empty: as large as the size allows."),
     ("giuthi", "pit_length"): ("Pit size across the row (mm)", "The same as along the row for round pits."),
-    ("giuthi", "pit_depth"): ("Pit depth (mm)", None),
+    ("giuthi", "pit_depth"): ("Pit depth (mm)", ""),
     ("giuthi", "thickness"): ("Board thickness (mm)", "From the print bed to the playing surface."),
     ("giuthi", "wall"): ("Wall thickness (mm)", "At least 1.2 mm."),
-    ("giuthi", "screw"): ("Hinge screws", None),
+    ("giuthi", "screw"): ("Hinge screws", "The screws that join the two halves at the hinge."),
     ("giuthi", "chamfer"): ("Bed-edge chamfer (mm)", "0 (none) or 0.2 to 0.5 mm, at 45 degrees."),
     ("giuthi", "clearance"): ("Screw-hole clearance (mm)", "Added to the screw's diameter, 0.2 to 0.5 mm."),
     ("giuthi", "seed_diameter"): ("Seed length (mm)", "6 to 20 mm; a seed is 0.7 of that wide."),
-    ("giuthi", "seed_height"): ("Seed height (mm)", None),
+    ("giuthi", "seed_height"): ("Seed height (mm)", ""),
     ("giuthi", "slice_parts"): ("Slice for print time and filament",
                                 "Slice every part with PrusaSlicer (when installed) to put its time and "
                                 "filament on the print card. Adds about a minute."),
@@ -195,10 +195,12 @@ def fields_for(kind: str) -> tuple[Field, ...]:
         else:
             widget, off = "text", None
         choices = tuple(str(c) for c in param.type.choices) if isinstance(param.type, click.Choice) else ()
+        said = re.search(r"\[default: ([^\],;]+)", param.help or "")  # --size's 160x145 lives in its help
         fields.append(Field(
             name=param.name, option=_long_option(param), widget=widget, help=param.help or "",
             default=default, choices=choices, off_option=off, metavar=param.type.name.upper(),
-            implied=implied.get(param.name, ""), suggestions=_suggestions(kind, param),
+            implied=implied.get(param.name, "") or (said.group(1).strip() if said and default is None else ""),
+            suggestions=_suggestions(kind, param),
             words=WORDS.get((kind, param.name)) or COMMON_WORDS.get(param.name),
             basic=param.name in BASIC.get(kind, ()),
         ))

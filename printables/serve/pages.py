@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import quote
 
+from printables.serve import forms
 from printables.serve.forms import KINDS, LONG_KINDS, Field, choice_words, fields_for
 
 STL_VIEW_MAX_BYTES = 60_000_000  # larger STLs are offered for download only
@@ -69,7 +70,7 @@ def _input(field: Field, value: str | None) -> str:
     if field.suggestions:  # a preset: one of the known names, in a drop-down
         chosen = field.default_text if value is None else value
         names = list(field.suggestions) + ([chosen] if chosen and chosen not in field.suggestions else [])
-        options = f'<option value=""{"" if chosen else " selected"}>None: the fields alone</option>' + "".join(
+        options = f'<option value=""{"" if chosen else " selected"}>None: the default board</option>' + "".join(
             f'<option value="{escape(n)}"{" selected" if n == chosen else ""}>{escape(PRESET_WORDS.get(n, n))}</option>'
             for n in names)
         return f'<select id="{fid}" name="{escape(field.name)}"{default} {described}>{options}</select>'
@@ -130,7 +131,8 @@ def kind_page(kind: str, values: Mapping[str, str] | None = None, errors: Mappin
     errors = errors or {}
     checkboxes_sent = values.get("_submitted") is not None
     basic, advanced = [], []
-    for field in fields_for(kind):
+    order = forms.BASIC.get(kind, ())
+    for field in sorted(fields_for(kind), key=lambda f: order.index(f.name) if f.basic else 0):
         value = values.get(field.name)
         if field.widget in ("flag", "switch") and checkboxes_sent and value is None:
             value = "\0off"  # an unticked box is absent from a submitted form
@@ -168,7 +170,7 @@ holds these settings: bookmark or share it to make the same files again.</p>
 <section id="result" class="actions" data-state="idle" aria-live="polite">
 <div class="buttons"><button type="submit" id="make" form="form">{make}</button>
 <button type="button" id="cancel" hidden>Cancel</button></div>
-<div class="state"><p class="status" id="status">{"Nothing made yet." if long else "Drawing the preview…"}</p>
+<div class="state"><p class="status" id="status">Nothing made yet.</p>
 <p class="step" id="step"></p><progress id="bar" max="1" value="0" hidden></progress>
 <ol class="progress" id="progress"></ol></div>
 </section>"""
@@ -228,9 +230,7 @@ def result_html(job) -> str:
         parts.append(f'<p class="verdict fail" id="verdict">Not ready to print: {len(failed)} of {len(checks)} '
                      f'checks failed. {escape(shown)}{escape(more)}.</p>')
     elif checks:
-        files = len({c["file"] for c in checks})
-        parts.append(f'<p class="verdict ok" id="verdict">Ready to print: {len(checks)} checks passed'
-                     f'{f" on {files} files" if files > 1 else ""}.</p>')
+        parts.append(f'<p class="verdict ok" id="verdict">Ready to print: {len(checks)} checks passed.</p>')
     if result.get("message"):
         parts.append(f'<p class="warning">{escape(result["message"])}</p>')
     if not result.get("files") and result.get("stdout"):

@@ -71,8 +71,7 @@ class Previews:
         threading.Thread(target=self._warm, name="preview-warm", daemon=True).start()
 
     def _warm(self) -> None:
-        with self._lock:
-            self._ensure()
+        self.board([])  # the default board: what the page shows as it opens
 
     def _ensure(self) -> subprocess.Popen:
         if self._process is None or self._process.poll() is not None:
@@ -185,6 +184,25 @@ def cli_message(args: list[str]) -> str:
 _PRESET_COSTS: dict[str, tuple[float, float, object]] = {}
 
 
+def _giuthi_presets() -> list:
+    from printables.build import all_presets
+
+    return [p for p in all_presets() if p.kind == "giuthi-board"]
+
+
+def cost_one_preset() -> bool:
+    """Estimate the next preset's print cost (idle work between requests); False when all are done."""
+    from printables.models import model_params
+
+    for preset in _giuthi_presets():
+        if preset.name not in _PRESET_COSTS:
+            p = model_params("giuthi-board", preset.params, preset.name)
+            minutes, grams, _ = _half_costs(p)
+            _PRESET_COSTS[preset.name] = (minutes, grams, p)
+            return True
+    return False
+
+
 def _half_costs(board) -> tuple[float, float, dict]:
     from printables.cad.giuthi_board import build_half
 
@@ -196,15 +214,8 @@ def _half_costs(board) -> tuple[float, float, dict]:
 def fitting_preset(board) -> str | None:
     """A preset whose halves keep to the budget, the closest to ``board``: the same pits and seeds
     first, then the largest plan."""
-    from printables.build import all_presets
-    from printables.models import model_params
-
-    if not _PRESET_COSTS:
-        for preset in all_presets():
-            if preset.kind == "giuthi-board":
-                p = model_params("giuthi-board", preset.params, preset.name)
-                minutes, grams, _ = _half_costs(p)
-                _PRESET_COSTS[preset.name] = (minutes, grams, p)
+    while cost_one_preset():  # those not yet estimated between requests
+        pass
     fits = [(name, p) for name, (m, g, p) in _PRESET_COSTS.items() if not is_over_budget(m, g)]
     if not fits:
         return None
@@ -263,7 +274,17 @@ def main() -> int:
     isolate_ezdxf()
     import printables.cad.giuthi_board  # noqa: F401 - the point of a warm worker: CadQuery imported once
 
-    for line in sys.stdin:
+    import select
+
+    requests = sys.stdin.buffer
+    while True:
+        # Between requests (one at a time: the server waits for each answer), estimate the presets'
+        # print costs one by one, so that an over-budget board's advice is ready when it is asked.
+        while not select.select([requests], [], [], 0)[0] and cost_one_preset():
+            pass
+        line = requests.readline()
+        if not line:
+            break
         try:
             request = json.loads(line)
             answer = make_preview(list(request["args"]), Path(request["stl"]))

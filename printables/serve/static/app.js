@@ -60,7 +60,19 @@
     return query;
   }
 
+  // A field set away from its default shows its Reset button.
+  function markChanged() {
+    for (const el of form.elements) {
+      if (!el.name || el.dataset.default === undefined) continue;
+      const differs = el.type === "checkbox" ? el.checked !== (el.dataset.default === "on")
+        : el.value !== "" && el.value !== el.dataset.default;
+      const box = document.getElementById("field-" + el.name);
+      if (box) box.classList.toggle("changed", differs);
+    }
+  }
+
   function keepInAddress() {
+    markChanged();
     const query = linkQuery().toString();
     const url = location.pathname + (query ? "?" + query : "");
     if (url !== location.pathname + location.search) history.replaceState(null, "", url);
@@ -94,7 +106,8 @@
       const use = document.createElement("button");
       use.type = "button";
       use.id = "use-fitting";
-      use.textContent = "Start from the preset " + e.fits + " instead";
+      const option = document.querySelector('#f-preset option[value="' + CSS.escape(e.fits) + '"]');
+      use.textContent = "Use the preset: " + (option ? option.textContent : e.fits);
       use.addEventListener("click", () => {
         for (const el of form.elements) {
           if (el.dataset.default === undefined || el.type === "checkbox") continue;
@@ -229,6 +242,7 @@
     cancelButton.hidden = true;
     bar.hidden = true;
     step.textContent = "";
+    progress.textContent = "";
     output.innerHTML = data.html;
     showErrors(data.field_errors, data.form_error);
     const verdict = output.querySelector("#verdict");
@@ -258,6 +272,7 @@
   };
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
+  markChanged();
   if (live) submit(); // the defaults (or the link's settings), previewed at once
   if (viewer) preview(); // the board, as the page opens
 })();
