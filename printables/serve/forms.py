@@ -327,3 +327,18 @@ def is_model_arg(kind: str, arg: str) -> bool:
     module = importlib.import_module(f"printables.cli.{kind}")
     names = {f"--{name.replace('_', '-')}" for name in getattr(module, "OPTION_FIELDS", {})} | {"--preset"}
     return arg.split("=", 1)[0] in names
+
+
+def form_from_link(kind: str, query: Mapping[str, str]) -> dict[str, str]:
+    """The form a page link stands for (the inverse of ``link_query``): the fields it names, and
+    every box ticked or not as the link says, else as its default."""
+    form = {}
+    for field in fields_for(kind):
+        value = query.get(field.name)
+        if field.widget in ("flag", "switch"):
+            on = bool(field.default) if value is None else value != "off"
+            if on:
+                form[field.name] = "on"
+        elif value is not None:
+            form[field.name] = value
+    return form

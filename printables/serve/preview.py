@@ -118,6 +118,16 @@ class Previews:
             self._stop()
         return {"error": "the preview could not be drawn (its worker stopped); Make print files still works"}
 
+    def fits(self, args: list[str]) -> dict:
+        """``{"fits": preset}`` for an over-budget board whose preview said the advice was pending."""
+        key = self.key(args)
+        with self._lock:
+            answer = self._ask({"args": args, "fits": True})
+            cached = self._cache.get(key)
+            if cached is not None and "fits" in answer and "estimate" in cached:
+                cached["estimate"] = {**cached["estimate"], "fits": answer["fits"], "fits_pending": False}
+            return answer
+
     def stl_path(self, key: str) -> Path | None:
         """The STL of a cached preview, or None."""
         with self._lock:
@@ -211,6 +221,11 @@ def _half_costs(board) -> tuple[float, float, dict]:
     return max(c[0] for c in costs), max(c[1] for c in costs), halves
 
 
+def presets_costed() -> bool:
+    """Whether every preset's print cost is known (the worker estimates them between requests)."""
+    return {p.name for p in _giuthi_presets()} <= set(_PRESET_COSTS)
+
+
 def fitting_preset(board) -> str | None:
     """A preset whose halves keep to the budget, the closest to ``board``: the same pits and seeds
     first, then the largest plan."""
@@ -253,6 +268,9 @@ def make_preview(args: list[str], stl: Path) -> dict:
     tmp.write_bytes(data)
     os.replace(tmp, stl)
     over = is_over_budget(minutes, grams)
+    # The advice waits for no preset's estimate: when they are not all known yet, the page asks
+    # for it separately (``fits_for``) and shows the board meanwhile.
+    ready = over and presets_costed()
     lo, hi = mesh.reshape(-1, 3).min(axis=0), mesh.reshape(-1, 3).max(axis=0)
     return {
         "triangles": int(len(mesh)),
@@ -260,8 +278,14 @@ def make_preview(args: list[str], stl: Path) -> dict:
         "size_mm": [round(float(v), 1) for v in hi - lo],
         "pits": board.pits_per_row, "seeds": board.seeds_per_pit,
         "estimate": {"minutes": round(minutes), "grams": round(grams, 1), "time": duration_words(minutes),
-                     "over": over, "fits": fitting_preset(board) if over else None},
+                     "over": over, "fits": fitting_preset(board) if ready else None,
+                     "fits_pending": over and not ready},
     }
+
+
+def fits_for(args: list[str]) -> dict:
+    """The preset that fits the budget, for an over-budget board (every preset estimated first)."""
+    return {"fits": fitting_preset(board_for(args))}
 
 
 def main() -> int:
@@ -287,7 +311,10 @@ def main() -> int:
             break
         try:
             request = json.loads(line)
-            answer = make_preview(list(request["args"]), Path(request["stl"]))
+            if request.get("fits"):
+                answer = fits_for(list(request["args"]))
+            else:
+                answer = make_preview(list(request["args"]), Path(request["stl"]))
         except Exception as error:  # noqa: BLE001 - one bad board must not stop the previews
             answer = {"error": f"the preview failed: {type(error).__name__}: {error}"}
         answers.write(json.dumps(answer) + "\n")

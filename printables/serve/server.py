@@ -373,6 +373,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send(HTTPStatus.OK, pages.kind_page(kind, pages.form_values(kind, self.query())))
         elif path == "/api/preview/giuthi":
             self.board_preview(self.query())
+        elif path == "/api/preview/giuthi/fits":
+            self.board_preview(self.query(), fits=True)
         elif match := PREVIEW_STL_PATH.fullmatch(path):
             stl = self.server.previews.stl_path(match.group(1))
             if stl is None:
@@ -452,13 +454,18 @@ class Handler(BaseHTTPRequestHandler):
             return {}
 
     # -- handlers ---------------------------------------------------------------------------------
-    def board_preview(self, form: dict[str, str]) -> None:
-        """GET /api/preview/giuthi?<form>: the board's coarse model (its STL's address) and print cost."""
-        errors = forms.field_errors("giuthi", form)
+    def board_preview(self, link: dict[str, str], fits: bool = False) -> None:
+        """GET /api/preview/giuthi?<link>: the board's coarse model (its STL's address) and print cost;
+        /api/preview/giuthi/fits?<link>: the preset that fits the budget, for one over it."""
+        errors = forms.field_errors("giuthi", link)
         if errors:
             self.send_json(HTTPStatus.BAD_REQUEST, {"field_errors": errors})
             return
+        form = forms.form_from_link("giuthi", link)
         args = [a for a in forms.form_args("giuthi", form) if forms.is_model_arg("giuthi", a)]
+        if fits:
+            self.send_json(HTTPStatus.OK, self.server.previews.fits(args))
+            return
         answer = dict(self.server.previews.board(args))
         if "error" in answer:
             field = forms.field_for_message("giuthi", answer["error"])

@@ -122,6 +122,16 @@
     over.hidden = false;
   }
 
+  // The preset that fits, asked for once the worker has estimated every preset.
+  async function adviseLater(stl) {
+    try {
+      const query = linkQuery().toString();
+      const data = await (await fetch("/api/preview/giuthi/fits?" + query, { headers: { Accept: "application/json" } })).json();
+      if (canvas.dataset.url === stl && data.fits) overBudget(Object.assign({}, lastEstimate, { fits: data.fits }));
+    } catch (e) { /* the warning stands without its advice */ }
+  }
+  let lastEstimate = null;
+
   async function preview() {
     if (!viewer) return;
     if (previewBusy) { previewAgain = true; return; }
@@ -140,11 +150,13 @@
       try {
         await viewer.load(data.stl);
         const e = data.estimate;
+        lastEstimate = e;
         canvas.dataset.previewMs = String(Math.round(performance.now() - asked));
         previewStatus.textContent = "Preview, coarse: two halves of " + data.half_mm[0] + " × " + data.half_mm[1]
           + " mm, 2 × " + data.pits + " pits, " + data.seeds + " seeds a pit. Drag to turn, wheel to zoom.";
         estimate.textContent = "Estimated print of each half: about " + e.time + " and " + e.grams + " g of filament.";
         if (e.over) overBudget(e); else over.hidden = true;
+        if (e.over && e.fits_pending) adviseLater(data.stl);
         result.dataset.over = e.over ? "yes" : "no";
       } catch (err) {
         previewStatus.textContent = "The preview could not be shown: " + err;
