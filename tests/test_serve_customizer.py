@@ -376,3 +376,32 @@ def test_giuthi_set_made_with_progress_in_view_downloads_as_one_zip_that_checks(
         assert (folder / relative).read_bytes() == (cli / relative).read_bytes(), relative
     assert console_errors(browser) == []
     assert no_horizontal_scroll(browser)
+
+
+# --------------------------------------------------------------------------- the gallery
+
+
+@pytest.mark.slow
+def test_the_gallery_shows_a_giuthi_sets_rules_sheet_and_print_card_in_its_language(tmp_path):
+    import pypdfium2
+
+    from printables.gallery import GALLERY, RECORD
+
+    out = tmp_path / "site"
+    result = CliRunner().invoke(main, ["build", "--no-slice", "giuthi-ko", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    record = json.loads((out / GALLERY / "giuthi-ko" / RECORD).read_text())
+    previews = record["previews"]
+    assert previews[0].endswith("-open.png") and previews[1].endswith("-folded.png")
+    pdfs = [out / f for f in record["files"] if f.endswith(".pdf")]
+    assert {p.name for p in pdfs} >= {"giuthi-rules.pdf", "giuthi-print-settings.pdf"}
+    pages_of = {p.name: len(pypdfium2.PdfDocument(p)) for p in pdfs}
+    page_pngs = [p for p in previews if Path(p).name.startswith("page-")]
+    assert len(page_pngs) == sum(pages_of.values()) >= 2  # every page of the rules sheet and the print card
+    for pdf in pdfs:  # and those are the set's Korean documents
+        document = pypdfium2.PdfDocument(pdf)
+        text = document[0].get_textpage().get_text_range()
+        assert re.search("[\uac00-\ud7a3]", text), pdf.name
+    html = (out / "index.html").read_text()
+    for png in page_pngs:
+        assert f'src="{png}"' in html
