@@ -32,13 +32,18 @@ def project_root(start: Path) -> Path | None:
     return None
 
 
-def preset_dirs(explicit: Sequence[Path] = ()) -> list[Path]:
-    """Where presets are read from, and only there.
+# The presets that come with printables: templates/ and models/ copied into the package when the
+# wheel is built (setup.py); a source tree has its own at its top instead.
+BUNDLED_PRESETS = Path(__file__).resolve().parent / "presets"
+
+
+def preset_source(explicit: Sequence[Path] = ()) -> tuple[list[Path], str]:
+    """Where presets are read from, and only there, and those folders said in words for people.
 
     Given folders (``--presets DIR``): each one's templates/ and models/ if it has them, else the
     folder itself. Otherwise templates/ and models/ of the printables source tree the command runs
-    in, or that the package was installed from (an editable install); never the ./templates of
-    an unrelated current folder.
+    in, or that the package was installed from (an editable install); else the presets that came
+    with the installed package; never the ./templates of an unrelated current folder.
     """
     found: list[Path] = []
 
@@ -51,7 +56,7 @@ def preset_dirs(explicit: Sequence[Path] = ()) -> list[Path]:
             subfolders = [folder / name for name in PRESET_FOLDERS if (folder / name).is_dir()]
             for sub in subfolders or [folder]:
                 add(sub)
-        return found
+        return found, "the folders given with --presets"
     try:
         cwd = Path.cwd()
     except OSError:
@@ -62,10 +67,19 @@ def preset_dirs(explicit: Sequence[Path] = ()) -> list[Path]:
         if root is not None:
             for name in PRESET_FOLDERS:
                 add(root / name)
-    return found
+    if found:
+        return found, "this printables source tree"
+    for name in PRESET_FOLDERS:
+        add(BUNDLED_PRESETS / name)
+    return found, "the presets that came with printables"
 
 
-NO_PRESETS = "no presets here: run inside the printables project, or name a folder of preset TOML files with --presets DIR"
+def preset_dirs(explicit: Sequence[Path] = ()) -> list[Path]:
+    """Where presets are read from (``preset_source`` without the words)."""
+    return preset_source(explicit)[0]
+
+
+NO_PRESETS = "no presets found: name a folder of preset TOML files (or one holding templates/ and models/) with --presets DIR"
 
 
 def all_presets(explicit: Sequence[Path] = ()) -> list[Preset]:
@@ -447,9 +461,8 @@ class _Schedule:
     def run(self) -> Iterator[Built]:
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        from printables.models import share_parts
-
-        pools = [ProcessPoolExecutor(max_workers=1, initializer=share_parts) for _ in range(self.jobs)]
+        pools = [ProcessPoolExecutor(max_workers=1, initializer=_start_worker, initargs=(os.getpid(),))
+                 for _ in range(self.jobs)]
         running: dict = {}
         busy: set[int] = set()
         next_out = 0
@@ -508,6 +521,17 @@ class _Schedule:
         finally:
             for pool in pools:
                 pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_worker(parent: int) -> None:
+    """A worker process's first step: die with the build (even one killed with SIGKILL), leave
+    the one line an interruption prints to the build, and share parts."""
+    from printables import lifeline
+    from printables.models import share_parts
+
+    lifeline.die_with_parent(parent)
+    lifeline.quiet_interrupts()
+    share_parts()
 
 
 def _in_worker(task, *args, **kwargs):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from printables import cleanup
 from printables.errors import ParameterError
@@ -23,7 +26,8 @@ def write_atomic(path: Path | str, data: bytes) -> Path:
     check_writable_file(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        sweep_stale_files(path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp", dir=path.parent)
     except OSError as error:
         raise ParameterError(f"cannot write {path}: {error.strerror or error}") from None
     cleanup.register(tmp)
@@ -43,6 +47,59 @@ def write_atomic(path: Path | str, data: bytes) -> Path:
     finally:
         cleanup.unregister(tmp)
     return path
+
+
+# A temporary copy write_atomic makes beside its file: ".<name>.<pid>-<random>.tmp"; before
+# process ids were in the name, ".<name>.<random>.tmp" (mkstemp's 8 characters).
+TMP_FILE_RE = re.compile(r"\.(?P<name>.+)\.(?:(?P<pid>[0-9]+)-)?[a-z0-9_]{8}\.tmp", re.ASCII)
+
+
+def sweep_stale_files(folder: Path) -> list[Path]:
+    """Remove the temporary copies in ``folder`` that write_atomic left when its process was killed:
+    those whose process has ended (or, named without one, more than STALE_LEGACY_S old)."""
+    import time
+
+    removed = []
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".tmp") and e.name.startswith(".")]
+    except OSError:
+        return removed
+    for entry in entries:
+        match = TMP_FILE_RE.fullmatch(entry.name)
+        if match is None or not entry.is_file(follow_symlinks=False):
+            continue
+        pid = match["pid"]
+        try:
+            if pid is not None:
+                if int(pid) == os.getpid() or _is_alive(int(pid)):
+                    continue
+            elif time.time() - entry.stat(follow_symlinks=False).st_mtime < STALE_LEGACY_S:
+                continue
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+@contextmanager
+def scratch_folder(prefix: str, parent: Path | str | None = None) -> Iterator[Path]:
+    """A temporary folder ``<prefix><pid>-<random>`` (in ``$TMPDIR`` by default) for the block.
+
+    Removed when the block ends or the run is interrupted; if the process is killed (SIGKILL), the
+    next scratch folder of the same prefix removes it once its process has ended (``sweep_stale``).
+    """
+    import shutil
+
+    parent = Path(tempfile.gettempdir() if parent is None else parent)
+    sweep_stale(parent, prefix)
+    folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
+    cleanup.register(folder)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        cleanup.unregister(folder)
 
 
 def _discard(tmp: str) -> None:
@@ -149,7 +206,7 @@ def _can_write(folder: Path) -> bool:
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
-def replace_set(out_dir: Path | str, make, *, kind: str, is_member) -> list[Path]:
+def replace_set(out_dir: Path | str, make, *, kind: str, is_member, is_marker=lambda name: False) -> list[Path]:
     """Make a set of files with ``make(folder) -> [paths]`` and put it in place of ``out_dir`` whole.
 
     The set is written into a staging folder; only when ``make`` returns does it replace what
@@ -158,6 +215,8 @@ def replace_set(out_dir: Path | str, make, *, kind: str, is_member) -> list[Path
     in with two renames; otherwise (a writable folder in a read-only parent) it goes inside
     ``out_dir`` and the files are moved over one by one, moved back if any move fails.
     ``out_dir`` may hold only files of such a set (``is_member(name)``): anything else is refused.
+    In that file-by-file swap the set's marker files (``is_marker(name)``, its manifest) go out
+    first and come in last, so a folder left part-way holds none (and fails its check).
     """
     import shutil
 
@@ -200,7 +259,7 @@ def replace_set(out_dir: Path | str, make, *, kind: str, is_member) -> list[Path
         if beside:
             _swap_folder(stage, out_dir, prefix)
         else:
-            _swap_files(stage, out_dir, names, is_member, prefix)
+            _swap_files(stage, out_dir, names, is_member, prefix, is_marker)
         return [out_dir / name for name in names]
     finally:
         shutil.rmtree(stage, ignore_errors=True)
@@ -234,7 +293,7 @@ def _swap_folder(stage: Path, out_dir: Path, prefix: str) -> None:
         cleanup.unregister(old)
 
 
-def _swap_files(stage: Path, out_dir: Path, names: list[str], is_member, prefix: str) -> None:
+def _swap_files(stage: Path, out_dir: Path, names: list[str], is_member, prefix: str, is_marker=lambda name: False) -> None:
     import shutil
     import tempfile
 
@@ -243,11 +302,11 @@ def _swap_files(stage: Path, out_dir: Path, names: list[str], is_member, prefix:
     moved_new: list[str] = []
     with cleanup.signals_deferred():
         try:
-            for entry in sorted(out_dir.iterdir()):
+            for entry in sorted(out_dir.iterdir(), key=lambda e: (not is_marker(e.name), e.name)):
                 if is_member(entry.name) and not entry.name.startswith(prefix):
                     _move(entry, old / entry.name)
                     moved_old.append(entry.name)
-            for name in names:
+            for name in sorted(names, key=is_marker):  # stable: the markers last, the rest in order
                 _move(stage / name, out_dir / name)
                 moved_new.append(name)
         except OSError as error:

@@ -1,18 +1,30 @@
-"""The one font every PDF uses: Noto Sans (Debian's fonts-noto-core), embedded and subset.
+"""The one font every PDF uses: Noto Sans, embedded and subset, and NanumGothic for Hangul.
 
 Layouts name faces the PostScript way ("Helvetica", "Helvetica-Bold", "Helvetica-Oblique"); this
 module maps every such name to a Noto Sans face, finds the face's TrueType file, and is the one
 place for text metrics (advance widths from the font's own ``hmtx`` table: a table stored in the
-package for the installed files, checked by SHA-256; read with fontTools from any other file).
+package for the known files, checked by SHA-256; read with fontTools from any other file).
 It imports no reportlab: the renderer registers the files found here with reportlab itself.
+
+Where a face's file is found, first to last (``font_file``):
+1. the face's own file (NotoSans-Regular.ttf, NanumGothic.ttf, ...) in ``PRINTABLES_FONT_DIR``,
+   then in the OS font folders (Debian/Ubuntu, Fedora, Arch, macOS, Windows, the user's own);
+2. the files that come with ``pip install``: NanumGothic from koreanize-matplotlib, Noto Sans from
+   fontpkg-noto-sans, whose files are variable fonts: regular and italic are their default
+   instances as they are; bold and bold italic are instanced from them with fontTools once and
+   kept in the user's cache folder;
+3. for Hangul only, the OS's own Korean face (Malgun Gothic on Windows, AppleGothic on macOS).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import sys
 from functools import lru_cache
+from importlib.util import find_spec
 from itertools import repeat
 from pathlib import Path
 
@@ -20,9 +32,32 @@ from printables.errors import ParameterError
 
 FAMILY = "Noto Sans"
 DEBIAN_PACKAGE = "fonts-noto-core"
-# Where Debian and Ubuntu install the family; PRINTABLES_FONT_DIR overrides it (another system).
-FONT_DIRS = ("/usr/share/fonts/truetype/noto", "/usr/share/fonts/truetype/nanum")
 FONT_DIR_ENV = "PRINTABLES_FONT_DIR"
+
+
+def _os_font_dirs() -> tuple[str, ...]:
+    """The folders where the OSes and their font packages put TrueType files, this system's first."""
+    home = Path.home()
+    linux = (
+        "/usr/share/fonts/truetype/noto", "/usr/share/fonts/truetype/nanum",  # Debian, Ubuntu
+        "/usr/share/fonts/google-noto", "/usr/share/fonts/naver-nanum",  # Fedora
+        "/usr/share/fonts/noto", "/usr/share/fonts/TTF",  # Arch
+        "/usr/share/fonts/nanum", "/usr/local/share/fonts",
+        str(home / ".local/share/fonts"), str(home / ".fonts"),
+    )
+    macos = (str(home / "Library/Fonts"), "/Library/Fonts", "/System/Library/Fonts/Supplemental", "/System/Library/Fonts")
+    windir = os.environ.get("WINDIR") or os.environ.get("SystemRoot") or r"C:\Windows"
+    local = os.environ.get("LOCALAPPDATA")
+    windows = (str(Path(windir) / "Fonts"),) + ((str(Path(local) / "Microsoft/Windows/Fonts"),) if local else ())
+    if sys.platform == "win32":
+        return windows
+    if sys.platform == "darwin":
+        return macos + linux
+    return linux + macos
+
+
+# Where the OSes install fonts; PRINTABLES_FONT_DIR is searched before them.
+FONT_DIRS = _os_font_dirs()
 
 # Face -> (name registered with reportlab, TrueType file name).
 FACES = {
@@ -30,12 +65,32 @@ FACES = {
     "bold": ("NotoSans-Bold", "NotoSans-Bold.ttf"),
     "italic": ("NotoSans-Italic", "NotoSans-Italic.ttf"),
     "bold-italic": ("NotoSans-BoldItalic", "NotoSans-BoldItalic.ttf"),
-    # Korean sheets (printables/i18n): Noto Sans has no Hangul; NanumGothic (fonts-nanum) does.
+    # Korean sheets (printables/i18n): Noto Sans has no Hangul; NanumGothic does.
     "korean": ("NanumGothic", "NanumGothic.ttf"),
     "korean-bold": ("NanumGothicBold", "NanumGothicBold.ttf"),
 }
 # Face -> (family, Debian package) where it is not Noto Sans.
 OTHER_FAMILIES = {"korean": ("NanumGothic", "fonts-nanum"), "korean-bold": ("NanumGothic", "fonts-nanum")}
+
+# Face -> (the Python package installed with printables that holds it, the file inside it).
+PACKAGE_FILES = {
+    "regular": ("fontpkg_noto_sans", "files/NotoSans[wdth,wght].ttf"),  # its default instance: Regular
+    "italic": ("fontpkg_noto_sans", "files/NotoSans-Italic[wdth,wght].ttf"),  # default: Italic
+    "korean": ("koreanize_matplotlib", "fonts/NanumGothic.ttf"),
+    "korean-bold": ("koreanize_matplotlib", "fonts/NanumGothicBold.ttf"),
+}
+# Face -> (the face whose variable font it is an instance of, the axis values). reportlab embeds a
+# variable font's default outlines only, so these are made as fonts of their own.
+INSTANCES = {
+    "bold": ("regular", (("wght", 700), ("wdth", 100))),
+    "bold-italic": ("italic", (("wght", 700), ("wdth", 100))),
+}
+PIP_PACKAGES = {"regular": "fontpkg-noto-sans", "italic": "fontpkg-noto-sans", "bold": "fontpkg-noto-sans",
+                "bold-italic": "fontpkg-noto-sans", "korean": "koreanize-matplotlib", "korean-bold": "koreanize-matplotlib"}
+# Face -> the OS's own faces that may stand in (TrueType outlines reportlab can embed: not the CFF
+# of Noto Sans CJK; Apple SD Gothic Neo is a .ttc collection), by file name: Malgun Gothic (Windows),
+# AppleGothic (macOS).
+OS_STAND_INS = {"korean": ("malgun.ttf", "AppleGothic.ttf"), "korean-bold": ("malgunbd.ttf", "AppleGothic.ttf")}
 
 # Font names a layout may ask for -> face. The base-14 names are only names here: nothing is ever
 # drawn in a font that is not embedded.
@@ -69,22 +124,105 @@ def face_of(font: str) -> str:
 def font_dirs() -> tuple[str, ...]:
     """The folders searched for the font files, the override first."""
     extra = os.environ.get(FONT_DIR_ENV)
-    return ((extra,) if extra else ()) + FONT_DIRS
+    return ((extra,) if extra else ()) + tuple(FONT_DIRS)
+
+
+def _in_folders(file_name: str) -> Path | None:
+    """The first file of that name in the font folders, or None."""
+    for folder in font_dirs():
+        path = Path(folder) / file_name
+        if path.is_file():
+            return path
+    return None
+
+
+def package_file(face: str) -> Path | None:
+    """The file of a face shipped by a Python package installed with printables, or None.
+
+    The package is located, not imported (koreanize_matplotlib would import matplotlib).
+    """
+    if face not in PACKAGE_FILES:
+        return None
+    module, inner = PACKAGE_FILES[face]
+    try:
+        spec = find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or ()) if spec else ():
+        path = Path(folder) / inner
+        if path.is_file():
+            return path
+    return None
+
+
+def cache_dir() -> Path:
+    """The user's cache folder for printables (fonts instanced from a variable font)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData/Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library/Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "printables"
+
+
+def instance_file(face: str) -> Path | None:
+    """A face instanced from the variable font it is part of, made once and kept in ``cache_dir()``.
+
+    The file's name holds the source's SHA-256 and the fontTools version, which alone decide its bytes.
+    """
+    if face not in INSTANCES:
+        return None
+    source_face, axes = INSTANCES[face]
+    source = package_file(source_face)
+    if source is None:
+        return None
+    import fontTools
+    from fontTools.ttLib import TTFont
+    from fontTools.varLib.instancer import instantiateVariableFont
+
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    target = cache_dir() / f"{Path(FACES[face][1]).stem}-{digest}-fonttools{fontTools.version}.ttf"
+    if target.is_file():
+        return target
+    # updateFontNames: the instance's own PostScript name (reportlab tells embedded faces apart by it)
+    font = instantiateVariableFont(TTFont(str(source), recalcTimestamp=False), dict(axes), updateFontNames=True)
+    buffer = io.BytesIO()
+    font.save(buffer)
+    from printables.fileio import write_atomic
+
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return write_atomic(target, buffer.getvalue())
+    except OSError:  # no usable cache (HOME missing, read-only or a file): a copy for this process only
+        import atexit
+        import shutil
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="printables-font-"))
+        atexit.register(shutil.rmtree, folder, True)
+        return write_atomic(folder / target.name, buffer.getvalue())
+
+
+def missing_message(face: str) -> str:
+    """One line: which font is missing, where it was looked for, and what to install."""
+    _, file_name = FACES[face]
+    family, package = OTHER_FAMILIES.get(face, (FAMILY, DEBIAN_PACKAGE))
+    return (f"font {family} not found ({file_name} in {', '.join(font_dirs())}, nor the Python package "
+            f"{PIP_PACKAGES[face]}): install it with `pip install {PIP_PACKAGES[face]}` (it comes with printables) "
+            f"or `apt-get install {package}`, or set {FONT_DIR_ENV} to the folder holding {file_name}")
 
 
 @lru_cache(maxsize=None)
 def font_file(face: str) -> Path:
     """The TrueType file of a face; a missing file is one clear error naming the package to install."""
     _, file_name = FACES[face]
-    for folder in font_dirs():
-        path = Path(folder) / file_name
-        if path.is_file():
-            return path
-    family, package = OTHER_FAMILIES.get(face, (FAMILY, DEBIAN_PACKAGE))
-    raise FontMissing(
-        f"font {family} not found ({file_name} in {', '.join(font_dirs())}): "
-        f"install it with `apt-get install {package}` or set {FONT_DIR_ENV} to the folder holding it"
-    )
+    found = _in_folders(file_name) or package_file(face) or instance_file(face)
+    for stand_in in OS_STAND_INS.get(face, ()):
+        found = found or _in_folders(stand_in)
+    if found is None:
+        raise FontMissing(missing_message(face))
+    return found
 
 
 def registered_name(font: str) -> str:
@@ -113,9 +251,9 @@ def measure_face(path: Path) -> Metrics:
     return units, advances, cap, notdef
 
 
-def metrics_table_path(face: str) -> Path:
-    """Where the precomputed metrics of a face are stored in the package."""
-    return METRICS_DIR / (Path(FACES[face][1]).stem + ".json")
+def metrics_table_path(path: Path) -> Path:
+    """Where the precomputed metrics of a font file of that name are stored in the package."""
+    return METRICS_DIR / (Path(path).stem + ".json")
 
 
 def table_of(path: Path, metrics: Metrics) -> dict:
@@ -136,10 +274,10 @@ def table_of(path: Path, metrics: Metrics) -> dict:
     }
 
 
-def _stored_metrics(face: str, path: Path) -> Metrics | None:
-    """The stored metrics of a face if they were measured from this very file, else None."""
+def _stored_metrics(path: Path) -> Metrics | None:
+    """The stored metrics of a font file if they were measured from this very file, else None."""
     try:
-        table = json.loads(metrics_table_path(face).read_text(encoding="utf-8"))
+        table = json.loads(metrics_table_path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     data = path.read_bytes()
@@ -153,7 +291,7 @@ def _stored_metrics(face: str, path: Path) -> Metrics | None:
 def _metrics(face: str) -> Metrics:
     """Units per em, advance width per code point, cap height and the .notdef advance of a face."""
     path = font_file(face)
-    return _stored_metrics(face, path) or measure_face(path)
+    return _stored_metrics(path) or measure_face(path)
 
 
 def has_glyph(text: str, font: str = "Helvetica") -> bool:

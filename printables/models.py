@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 from printables.errors import ParameterError
 from printables.params.giuthi_board import GiuthiBoardParams
 from printables.params.giuthi_board import from_mapping as board_from_mapping
+from printables.params.giuthi_board import screen_values, screw_length_for
 
 MODEL_KINDS = ("giuthi-board",)
 PRINT_CARD_FILE = "giuthi-print-settings.pdf"
@@ -52,6 +53,12 @@ def model_params(kind: str, mapping: Mapping[str, Any], source: str = "parameter
         raise KeyError(kind)
     set_options(mapping, source)
     mapping = {key: value for key, value in mapping.items() if key not in SET_OPTIONS}
+    try:
+        screen_values(mapping)
+    except ParameterError as error:
+        raise ParameterError(f"{source}: {error}") from None
+    if "screw_length_mm" not in mapping:  # a screw chosen alone gets a length that bites
+        mapping["screw_length_mm"] = screw_length_for(mapping)
     if "size_mm" in mapping:
         mapping = _sized(mapping, source)
     try:
@@ -299,7 +306,12 @@ def build_giuthi(
     from printables.fileio import replace_set
 
     return replace_set(out_dir, lambda staging: _build_giuthi_in(board, staging, slice_parts, previews, progress, paper, lang),
-                       kind="giuthi", is_member=is_set_member)
+                       kind="giuthi", is_member=is_set_member, is_marker=is_set_manifest)
+
+
+def is_set_manifest(name: str) -> bool:
+    """Whether a file name is a set's manifest: moved in last and out first when a set is swapped file by file."""
+    return name.startswith("giuthi-board-") and name.endswith(".json")
 
 
 def is_set_member(name: str) -> bool:
@@ -402,6 +414,12 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
             estimates[stl.name] = slice_report(stl)
     card = giuthi_print_card(seeds, estimates, board=board)
     written.append(write_print_card(card, out_dir / PRINT_CARD_FILE, lang))
+    # Last, the list of the whole set with each file's digest: `printables check` fails a folder
+    # missing any of them or holding other bytes (a set swapped in part-way). Previews are left
+    # out: they are pictures, rendered after this, and not checked.
+    manifest = out_dir / manifest_name(board)
+    add_to_manifest(manifest, {"files": {p.name: _digest(p) for p in sorted(written, key=lambda p: p.name)
+                                         if p.name != manifest.name}})
     if previews:
         progress("rendering previews")
         written += render_previews(board, out_dir, stls)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from printables.fileio import write_atomic
+from printables.errors import ParameterError
 from printables.params.base import from_mapping
 
 # kind -> (parameter class, layout function); imported lazily so the CLI starts fast.
@@ -24,8 +25,31 @@ def _load(spec: str):
 
 
 def sheet_params(kind: str, mapping: Mapping[str, Any], source: str = "parameters"):
-    """The validated parameter object of a sheet kind, built strictly from ``mapping``."""
-    return from_mapping(_load(SHEET_KINDS[kind][0]), mapping, source)
+    """The validated parameter object of a sheet kind, built strictly from ``mapping``.
+
+    A refusal names the preset key it is about (``per_page``, not only "per page"), when one key
+    alone is refused; a refused combination of keys is said as the parameters say it."""
+    cls = _load(SHEET_KINDS[kind][0])
+    try:
+        return from_mapping(cls, mapping, source)
+    except ParameterError as error:
+        key = _refused_key(cls, mapping)
+        message = str(error)
+        if key is None or message.startswith(f"{source}: {key}") or not message.startswith(f"{source}: "):
+            raise
+        raise ParameterError(f"{source}: {key}: {message[len(source) + 2:]}") from None
+
+
+def _refused_key(cls, mapping: Mapping[str, Any]) -> str | None:
+    """The first key of ``mapping`` refused on its own (the others left at their defaults), or None."""
+    for key, value in mapping.items():
+        try:
+            from_mapping(cls, {key: value})
+        except ParameterError:
+            return key
+        except Exception:  # a class that cannot be built from one key: no single key to name
+            return None
+    return None
 
 
 def render_sheet(kind: str, params) -> bytes:

@@ -32,8 +32,11 @@ def test_list_shows_every_preset_with_a_description():
     result = CliRunner().invoke(main, ["list"])
     assert result.exit_code == 0
     names = {p.stem for p in (ROOT / "templates").glob("*.toml")} | {p.stem for p in (ROOT / "models").glob("*.toml")}
-    listed = {line.split()[0] for line in result.output.splitlines()}
+    *rows, source = result.output.splitlines()
+    listed = {line.split()[0] for line in rows}
     assert names == listed
+    # the last line says where they came from: this source tree's templates/ and models/
+    assert source == f"({len(names)} presets from this printables source tree: {ROOT / 'templates'}, {ROOT / 'models'})"
 
 
 def test_build_named_presets_writes_and_checks_them(tmp_path):

@@ -73,7 +73,7 @@ def test_turkish_and_latin_extended_have_glyphs():
 def test_stored_metrics_are_the_installed_files_own():
     for face in fonts.FACES:
         path = fonts.font_file(face)
-        stored = fonts._stored_metrics(face, path)
+        stored = fonts._stored_metrics(path)
         assert stored is not None, f"{path} is not the file printables/fontdata was made from: run tools/font_table.py"
         assert stored == fonts.measure_face(path)
 
@@ -96,7 +96,7 @@ def test_another_font_file_is_measured_not_looked_up(tmp_path, monkeypatch):
     fonts.font_file.cache_clear()
     fonts._metrics.cache_clear()
     try:
-        assert fonts._stored_metrics("regular", fonts.font_file("regular")) is None
+        assert fonts._stored_metrics(fonts.font_file("regular")) is None
         assert fonts.text_width_mm("Harvest", 10, "Helvetica") == bold
     finally:
         fonts.font_file.cache_clear()
@@ -109,7 +109,9 @@ def test_an_unknown_font_name_is_refused():
 
 
 def test_missing_font_files_are_one_line_naming_the_package(tmp_path, monkeypatch):
+    # nothing in the font folders, and the Python font packages not installed
     monkeypatch.setattr(fonts, "FONT_DIRS", (str(tmp_path),))
+    monkeypatch.setattr(fonts, "PACKAGE_FILES", {})
     monkeypatch.delenv(fonts.FONT_DIR_ENV, raising=False)
     fonts.font_file.cache_clear()
     # a fresh face name forces the renderer to look for the file again
@@ -119,6 +121,7 @@ def test_missing_font_files_are_one_line_naming_the_package(tmp_path, monkeypatc
     finally:
         fonts.font_file.cache_clear()
     assert_one_line_error(result, "apt-get install fonts-noto-core")
+    assert "pip install fontpkg-noto-sans" in result.output
     assert not (tmp_path / "h.pdf").exists()
 
 

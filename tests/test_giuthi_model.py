@@ -338,7 +338,8 @@ def test_webs_and_margins_are_at_least_the_wall(changes):
     field = next(iter(changes))
     with pytest.raises(ParameterError) as err:
         GiuthiBoardParams(**changes)
-    assert f"{field}={changes[field]:g} is thinner than wall_mm={changes['wall_mm']:g}" in str(err.value)
+    assert (f"wall_mm={changes['wall_mm']:g} is thicker than the" in str(err.value)
+            and f"({field}={changes[field]:g}); use wall_mm<={changes[field]:g}" in str(err.value))
 
 
 @pytest.mark.parametrize("name", PRESETS)

@@ -130,8 +130,10 @@ def test_metrics_are_the_real_font_widths():
 
 @pytest.fixture
 def no_nanum(monkeypatch):
-    """A system without fonts-nanum: the font folders hold no NanumGothic."""
+    """A system without fonts-nanum nor koreanize-matplotlib nor an OS Korean face: no NanumGothic."""
     monkeypatch.setattr(fonts, "FONT_DIRS", ("/usr/share/fonts/truetype/noto",))
+    monkeypatch.setattr(fonts, "PACKAGE_FILES", {k: v for k, v in fonts.PACKAGE_FILES.items() if not k.startswith("korean")})
+    monkeypatch.setattr(fonts, "OS_STAND_INS", {})
     monkeypatch.delenv(fonts.FONT_DIR_ENV, raising=False)
     fonts.font_file.cache_clear()
     fonts._metrics.cache_clear()

@@ -1,5 +1,7 @@
 """Write the stored font metrics (printables/fontdata/*.json) from the installed font files.
 
+The instanced bold faces (printables/fonts.py) have none: their bytes follow the fontTools version.
+
 Run: python tools/font_table.py   (after the font package changes; tests/test_fonts.py says when)
 
 Each table holds a face's units per em, cap height, .notdef advance and the advance width of every
@@ -20,10 +22,13 @@ from printables import fonts  # noqa: E402
 
 def main() -> None:
     fonts.METRICS_DIR.mkdir(exist_ok=True)
-    for face in fonts.FACES:
-        path = fonts.font_file(face)
+    # the files found now, and the files that come with pip install (NanumGothic's are the same bytes as
+    # Debian's; Noto Sans' variable fonts are not): a table per file name, used only for that very file
+    paths = {fonts.font_file(face) for face in fonts.FACES}
+    paths |= {path for path in map(fonts.package_file, fonts.PACKAGE_FILES) if path is not None}
+    for path in sorted(paths):
         table = fonts.table_of(path, fonts.measure_face(path))
-        target = fonts.metrics_table_path(face)
+        target = fonts.metrics_table_path(path)
         target.write_text(json.dumps(table, separators=(",", ":")) + "\n", encoding="utf-8")
         print(f"{target}: {len(table['advances'])} code points from {path} (sha256 {table['sha256'][:12]}...)")
 

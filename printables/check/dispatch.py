@@ -34,22 +34,35 @@ SKIPPED_FOLDERS = {"gallery"}
 CHECKABLE = "PDF sheets, Giuthi board manifests and STLs, seed sprues and 3MFs"
 
 
-def expand(path: Path) -> list[Path]:
+def expand(path: Path, _seen: set | None = None) -> list[Path]:
     """The checkable files a path stands for.
 
     A folder gives its PDFs, board manifests, seed sprues and 3MFs, then those of its subfolders
     (``build``'s output folder holds one folder per kind, Giuthi one more per preset), leaving out
     the gallery and hidden (staging) folders. Other files there (index.html, PNGs) are not products.
+    A folder reached twice (through a symbolic link, or a link looping back) is read once.
     """
     path = Path(path)
     if not path.is_dir():
         return [path]
-    found = (sorted(path.glob("*.pdf")) + sorted(path.glob("giuthi-board-*.json")) + sorted(path.glob("giuthi-seeds-*.stl"))
+    seen = set() if _seen is None else _seen
+    try:
+        info = path.stat()
+    except OSError:
+        return [path]
+    if (info.st_dev, info.st_ino) in seen:
+        return []
+    seen.add((info.st_dev, info.st_ino))
+    from printables.check.giuthi_set import is_orphan_set_folder
+
+    # A folder holding part of a Giuthi set and no manifest is itself a failed check (_check_file).
+    found = [path] if is_orphan_set_folder(path) else []
+    found += (sorted(path.glob("*.pdf")) + sorted(path.glob("giuthi-board-*.json")) + sorted(path.glob("giuthi-seeds-*.stl"))
              + sorted(path.glob("giuthi-*.3mf")))
     for sub in sorted(p for p in path.iterdir() if p.is_dir()):
         if sub.name in SKIPPED_FOLDERS or sub.name.startswith("."):
             continue
-        found += expand(sub)
+        found += expand(sub, seen)
     return found
 
 
@@ -97,7 +110,12 @@ def check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
 
     ``slicer=False`` leaves out the PrusaSlicer checks of STLs (``printables build --no-slice``).
     """
+    from printables.check.bounds import bounds_problem
+
     try:
+        problem = bounds_problem(Path(path))  # a pipe, a huge file or a zip bomb is never read
+        if problem is not None:
+            return [problem]
         with _small_pages():
             return _check_file(Path(path), slicer)
     except Exception as error:  # a file damaged in a way no check foresaw is still a failed check
@@ -129,14 +147,19 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
     slices = _slices if slicer else (lambda stls: [])
     if not path.exists():
         return [CheckResult("file", False, f"{path} does not exist")]
-    if path.is_dir():  # expand() found nothing in it
+    if path.is_dir():  # expand() found nothing in it, or it holds part of a set
+        from printables.check.giuthi_set import is_orphan_set_folder, orphan_folder_result
+
+        if is_orphan_set_folder(path):
+            return [orphan_folder_result(path)]
         return [CheckResult("files", False, f"{path}: nothing to check in this folder or its subfolders ({CHECKABLE}; "
                                              f"the gallery is not checked)")]
     suffix = path.suffix.lower()
     name = path.name
     if suffix == ".pdf":
-        return _check_pdf(path)
+        return _check_pdf(path) + _load("printables.check.qpdf:check_pdf_structure")(path)
     if suffix == ".json" and name.startswith("giuthi-board-"):
+        from printables.check.giuthi_set import check_set_files
         from printables.check.giuthi_stl import check_board, load_manifest
 
         try:
@@ -144,7 +167,8 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
             stls = [path.parent / str(data["parts"][side]) for side in ("left", "right")]
         except (OSError, KeyError, TypeError, ValueError):
             return check_board(path)
-        return check_board(path, _measured_seed(path.parent, params)) + slices(stls)
+        # First: a set that is not whole fails whatever its files say one by one.
+        return [check_set_files(path)] + check_board(path, _measured_seed(path.parent, params)) + slices(stls)
     if suffix == ".stl" and name.startswith("giuthi-board-"):
         from printables.check.giuthi_stl import check_stl_file
 

@@ -1,13 +1,16 @@
 """Check a Giuthi rules sheet by reading its diagrams back and replaying them with the rule core.
 
-Each diagram is found from the drawing alone: a caption line ``Diagram N (rule): South plays 4cw``,
-then the boards below it, each a framed rectangle holding two rows of pit circles and two store
-boxes; a pit's count is the number printed inside its circle, a store's the number inside its box.
-North's row is the upper one (pits 2n-1 down to n from left to right), South's the lower (0 to
-n-1), North's store on the left. The first board is the position before the move; the next are
-the board after every lap of the turn, or only the board at its end. The move is replayed from
-the first board with ``apply_traced`` and every drawn board must be what the rule core gives,
-and each diagram must show the rule it is captioned with.
+Each diagram is found from the drawing alone: a caption line ``Diagram N (rule): South sows pit 4
+clockwise``, then the boards below it, each a framed rectangle holding two rows of pit circles and
+two store boxes; a pit's count is the number printed inside its circle, a store's the number inside
+its box. North's row is the upper one (pits 2n-1 down to n from left to right), South's the lower
+(0 to n-1), North's store on the left. Every board but the last carries one lap's arrow: an open
+line leaving the lifted pit, a dot beside every pit a seed falls in, and a head pointing into the
+pit of the last seed. The arrows are read back as pits (the line's first point, the dots in their
+order along the line, the head), must step one pit at a time in one direction, and are replayed
+with the rule core from the first board: every lap must lift the pit, go the way, drop the seeds
+and end in the pit the rule core does, and every board must be the board before the next lap (the
+last one the board after the turn). Each diagram must show the rule it is captioned with.
 """
 
 from __future__ import annotations
@@ -29,23 +32,38 @@ MIN_EDGE_MM = 5.0
 REQUIRED = ("set-up", "a turn", "relay", "sow-again", "rule 5b", "capture chain", "the end")
 HEADINGS = ("The board and the set-up", "A turn", "Relay", "Sow again", "Capture chain",
             "Passing, the end and the score")
-PIT_DIAMETER_MM = (4.0, 9.0)  # a circle of this size is a pit
+PIT_DIAMETER_MM = (7.0, 12.0)  # a circle of this size is a pit
+DOT_DIAMETER_MM = 2.5  # a filled circle at most this wide is a seed's dot on an arrow
+ON_LINE_MM = 0.6  # a dot this close to an arrow's line is on it
+HEAD_AT_END_MM = 3.5  # an arrowhead's centre this close to the end of its line belongs to it
+DIRECTION_WORDS = {rules.Direction.CCW: "anticlockwise", rules.Direction.CW: "clockwise"}
+NOTE_STARTS = (  # the notes under a diagram (layout/giuthi_rules.py), up to their first field
+    "Now {player} may choose: {list}.",
+    "Not offered: {list}, which would bring back the board from the start of the turn.",
+    "Score: South {a} (store {b} + {c} in pits), North {d} (store {e} + {f} in pits): {verdict}.",
+    "The game is over: {player}'s pits are all empty.",
+    "The game is over: no pit on either side holds {m} or more seeds, so neither player can move.",
+)
+NOTE_LINE_MM = 5.0  # a note's next line stands at most this far below (9 pt lines are 4 mm apart)
 
 _CAPTION = re.compile(r"Diagram (\d+) \(([^)]+)\): (.+)")
-_PLAYS = re.compile(r"(South|North) plays (\S+)")
-_OFFERED = re.compile(r"Offered now: (.+?)\.")
-_NOT_OFFERED = re.compile(r"Not offered: ([\w, ]+?) \(")
+_SOWS = re.compile(r"(South|North) sows .+")
+_LAP = re.compile(r"Lap (\d+): pit (\d+), (\d+) seeds")
 _SCORE = re.compile(r"Score: South (\d+) \(.*\), North (\d+) \(.*\): (South wins|North wins|a draw)\.")
 
 
 @dataclass(frozen=True)
 class DrawnBoard:
-    """A board read from the page: pits by index, stores (South, North), where it stands (mm)."""
+    """A board read from the page: pits by index, stores (South, North), where it stands (mm), and
+    the lap its arrow shows as pits (lifted pit, every pit a seed falls in), or why it cannot be read."""
 
     pits: tuple[int, ...]
     stores: tuple[int, int]
     top: float
     x0: float
+    trail: tuple[int, ...] = ()
+    arrow_problem: str | None = None
+    label: str = ""
 
 
 @dataclass
@@ -59,6 +77,8 @@ class DrawnDiagram:
     top: float
     boards: list
     notes: list
+    sowings: tuple = ()  # the sowings the caption names
+    raw_notes: list = None
 
 
 class UnreadableBoard(ValueError):
@@ -94,14 +114,114 @@ def _number_in(words, inside) -> int:
     return int(found[0].text)
 
 
-def read_boards(page: PageDrawing) -> list[DrawnBoard]:
-    """Every board drawn on the page, read from its circles, boxes and numbers."""
+@dataclass(frozen=True)
+class _Path:
+    """A path of the page in mm: its points in drawing order, whether it is filled, stroked, closed."""
+
+    points: tuple[tuple[float, float], ...]
+    fill: bool
+    stroke: bool
+
+    @property
+    def closed(self) -> bool:
+        """True when the path comes back to its first point (circles, arrowheads)."""
+        (x0, y0), (x1, y1) = self.points[0], self.points[-1]
+        return abs(x0 - x1) < 0.01 and abs(y0 - y1) < 0.01
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """x0, top, x1, bottom."""
+        xs, ys = [p[0] for p in self.points], [p[1] for p in self.points]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The middle of its bounding box."""
+        x0, top, x1, bottom = self.box
+        return (x0 + x1) / 2, (top + bottom) / 2
+
+
+def _paths(plumber_page) -> list[_Path]:
+    """Every curve of a pdfplumber page as a path in mm (pdfplumber's points run from the top)."""
+    out = []
+    for c in plumber_page.curves:
+        points = tuple((pt_to_mm(x), pt_to_mm(y)) for x, y in c["pts"])
+        if len(points) >= 2:
+            out.append(_Path(points, bool(c.get("fill")), bool(c.get("stroke"))))
+    return out
+
+
+def _along(points, p) -> tuple[float, float]:
+    """(distance from ``p`` to the polyline, how far along the line its nearest point lies; where
+    the line passes ``p`` more than once, as a lap's last stub crosses an inner lane, the first)."""
+    found, walked = [], 0.0
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        dx, dy = x1 - x0, y1 - y0
+        length = (dx * dx + dy * dy) ** 0.5
+        t = 0.0 if length == 0 else max(0.0, min(1.0, ((p[0] - x0) * dx + (p[1] - y0) * dy) / (length * length)))
+        qx, qy = x0 + t * dx, y0 + t * dy
+        found.append((((p[0] - qx) ** 2 + (p[1] - qy) ** 2) ** 0.5, walked + t * length))
+        walked += length
+    best = min(d for d, _ in found)
+    return best, min(at for d, at in found if d <= best + 0.05)
+
+
+def read_arrow(paths: list[_Path], centres: dict[int, tuple[float, float]], mid_y: float) -> tuple[tuple[int, ...], str | None]:
+    """The pits an arrow on one board names: the lifted pit (nearest its line's first point), the
+    pit beside every dot in order along the line, and the pit its head points into; or why not."""
+    lines = [p for p in paths if p.stroke and not p.fill and not p.closed]
+    heads = [p for p in paths if p.fill and p.closed and len(set(p.points)) == 3]
+    dots = [p for p in paths if p.fill and p.closed and len(set(p.points)) > 3
+            and p.box[2] - p.box[0] <= DOT_DIAMETER_MM]
+    if not lines and not heads and not dots:
+        return (), None
+    if len(lines) != 1 or len(heads) != 1:
+        return (), f"{len(lines)} arrow lines and {len(heads)} arrowheads on one board, expected one of each"
+    line, head = lines[0].points, heads[0]
+    hx, hy = head.centre
+    if ((hx - line[-1][0]) ** 2 + (hy - line[-1][1]) ** 2) ** 0.5 > HEAD_AT_END_MM:
+        return (), "the arrowhead is not at the end of its line"
+
+    def nearest(p) -> int:
+        return min(centres, key=lambda pit: (centres[pit][0] - p[0]) ** 2 + (centres[pit][1] - p[1]) ** 2)
+
+    # The head's tip: its point farthest from the line's end.
+    tip = max(set(head.points), key=lambda q: (q[0] - line[-1][0]) ** 2 + (q[1] - line[-1][1]) ** 2)
+    dropped = []
+    for dot in dots:
+        c = dot.centre
+        off, at = _along(line, c)
+        if off > ON_LINE_MM:
+            return (), f"a seed's dot {off:.1f} mm off its arrow"
+        row = [pit for pit in centres if (centres[pit][1] < mid_y) == (c[1] < mid_y)]
+        dropped.append((at, min(row, key=lambda pit: abs(centres[pit][0] - c[0]))))
+    return (nearest(line[0]),) + tuple(pit for _, pit in sorted(dropped)) + (nearest(tip),), None
+
+
+def trail_direction(trail: tuple[int, ...], size: int) -> tuple[rules.Direction | None, str | None]:
+    """The way a trail of pits runs, or why it does not run one pit at a time in one way."""
+    steps = {(b - a) % size for a, b in zip(trail, trail[1:])}
+    for a, b in zip(trail, trail[1:]):
+        if (b - a) % size not in (1, size - 1):
+            return None, f"the arrow skips from pit {a} to pit {b}"
+    if len(steps) != 1:
+        turn = next(b for a, b, c in zip(trail, trail[1:], trail[2:]) if (b - a) % size != (c - b) % size)
+        return None, f"the arrow turns back at pit {turn}"
+    return (rules.Direction.CCW if steps == {1} else rules.Direction.CW), None
+
+
+def read_boards(page: PageDrawing, plumber_page=None) -> list[DrawnBoard]:
+    """Every board drawn on the page, read from its circles, boxes, numbers and arrow."""
+    paths = _paths(plumber_page) if plumber_page is not None else []
     circles = {}
-    for c in page.curves:
-        w, h = c.x1 - c.x0, c.bottom - c.top
-        if abs(w - h) < 0.3 and PIT_DIAMETER_MM[0] <= w <= PIT_DIAMETER_MM[1]:
-            centre = (round((c.x0 + c.x1) / 2, 1), round((c.top + c.bottom) / 2, 1))
-            circles[centre] = max(circles.get(centre, 0.0), w / 2)  # a ring inside a pit is the same pit
+    for path in paths:
+        x0, top, x1, bottom = path.box
+        w, h = x1 - x0, bottom - top
+        if path.closed and len(set(path.points)) == 4 and abs(w - h) < 0.3 and PIT_DIAMETER_MM[0] <= w <= PIT_DIAMETER_MM[1]:
+            cx, cy = (x0 + x1) / 2, (top + bottom) / 2
+            # a ring drawn inside a pit (the last seed's) is the same pit
+            centre = next((c for c in circles if abs(c[0] - cx) < 0.5 and abs(c[1] - cy) < 0.5), (cx, cy))
+            circles[centre] = max(circles.get(centre, 0.0), w / 2)
     boards = []
     for frame in page.boxes:
         inside = [(cx, cy, r) for (cx, cy), r in circles.items()
@@ -121,6 +241,7 @@ def read_boards(page: PageDrawing) -> list[DrawnBoard]:
         north, south = (sorted(rows[k]) for k in sorted(rows))
         n = len(south)
         pits = [0] * (2 * n)
+        centres: dict[int, tuple[float, float]] = {}
         words = [w for w in page.words if frame.x0 < w.x0 and w.x1 < frame.x1 and frame.top < w.top and w.bottom < frame.bottom]
 
         def count(cx: float, cy: float, r: float) -> int:
@@ -128,43 +249,95 @@ def read_boards(page: PageDrawing) -> list[DrawnBoard]:
 
         for col, circle in enumerate(south):
             pits[col] = count(*circle)
+            centres[col] = circle[:2]
         for col, circle in enumerate(north):
             pits[2 * n - 1 - col] = count(*circle)
+            centres[2 * n - 1 - col] = circle[:2]
         north_store, south_store = (
             _number_in(words, lambda x, y, b=b: b.x0 < x < b.x1 and b.top < y < b.bottom) for b in stores
         )
-        boards.append(DrawnBoard(tuple(pits), (south_store, north_store), frame.top, frame.x0))
+        on_board = [p for p in paths if frame.x0 < p.box[0] and p.box[2] < frame.x1 and frame.top < p.box[1]
+                    and p.box[3] < frame.bottom and not (len(set(p.points)) == 4 and p.closed
+                                                         and p.box[2] - p.box[0] >= PIT_DIAMETER_MM[0] - 1.0)]
+        mid_y = (sorted(rows)[0] + sorted(rows)[1]) / 2
+        trail, problem = read_arrow(on_board, centres, mid_y)
+        boards.append(DrawnBoard(tuple(pits), (south_store, north_store), frame.top, frame.x0, trail, problem))
     return boards
 
 
-def read_diagrams(drawing: PdfDrawing, lang: str = "en") -> list[DrawnDiagram]:
+def _phrases(book, size: int) -> list[tuple[str, rules.Sowing]]:
+    """Every sowing in the sheet's words ("pit 3 clockwise"), longest first."""
+    found = []
+    for pit in range(size):
+        for d, words in DIRECTION_WORDS.items():
+            english = f"pit {pit} {words}"
+            found.append((book.lookup(english) or english, rules.Sowing(pit, d)))
+    return sorted(found, key=lambda f: -len(f[0]))
+
+
+def sowings_in(text: str, phrases: list[tuple[str, rules.Sowing]]) -> tuple[rules.Sowing, ...]:
+    """The sowings a line names, in the order it names them."""
+    if not phrases:
+        return ()
+    by_text = dict(phrases)
+    pattern = re.compile("(?<![0-9])(" + "|".join(re.escape(t) for t, _ in phrases) + ")")
+    return tuple(by_text[m.group(1)] for m in pattern.finditer(text))
+
+
+def read_diagrams(drawing: PdfDrawing, lang: str = "en", plumber_pages=None) -> list[DrawnDiagram]:
     """The diagrams of the sheet with the boards and notes under each caption, in page order.
 
     A sheet in another language is read back into the English it was translated from (the
-    catalogue's patterns, reversed), so the captions and notes below are parsed one way."""
+    catalogue's patterns, reversed), so the captions and notes below are parsed one way; the
+    sowings a caption or note names are found in the sheet's own words."""
     book = catalogue(lang)
+    n = int(drawing.parameters()["pits_per_row"])
+    phrases = _phrases(book, 2 * n)
+    # how a note begins in the sheet's words (a long note runs on to more lines)
+    starts = tuple(book.phrase(english).split("{")[0] for english in NOTE_STARTS)
     diagrams: list[DrawnDiagram] = []
     for index, page in enumerate(drawing.pages):
         on_page: list[DrawnDiagram] = []
-        lines = [(top, x0, book.english(text) or text) for top, x0, text in _lines(page.words)]
-        for top, _, text in lines:
+        raw = _lines(page.words)
+        lines = [(top, x0, book.english(text) or text, text) for top, x0, text in raw]
+        for top, _, text, original in lines:
             match = _CAPTION.fullmatch(text)
             if match:
-                on_page.append(DrawnDiagram(int(match.group(1)), match.group(2), match.group(3), index, top, [], []))
+                on_page.append(DrawnDiagram(int(match.group(1)), match.group(2), match.group(3), index, top, [], [],
+                                            sowings_in(original, phrases), []))
 
         def owner(top: float) -> DrawnDiagram | None:
+            """The diagram whose caption stands above: on this page, or (a diagram running on to
+            this page) the last one of the pages before."""
             above = [d for d in on_page if d.top < top]
-            return above[-1] if above else None
+            if above:
+                return above[-1]
+            return diagrams[-1] if diagrams else None
 
-        for board in sorted(read_boards(page), key=lambda b: (round(b.top), b.x0)):
+        plumber = plumber_pages[index] if plumber_pages is not None and index < len(plumber_pages) else None
+        for board in sorted(read_boards(page, plumber), key=lambda b: (round(b.top), b.x0)):
             d = owner(board.top)
             if d is not None:
-                d.boards.append(board)
-        for top, _, text in lines:
-            if text.startswith(("Offered now:", "Not offered:", "Score:")):
+                labels = [text for top, x0, text, _ in lines
+                          if abs(x0 - board.x0) < 1.0 and board.top - 6.0 < top < board.top]
+                d.boards.append(DrawnBoard(board.pits, board.stores, board.top, board.x0, board.trail,
+                                           board.arrow_problem, labels[-1] if labels else ""))
+        for k, (top, x0, text, original) in enumerate(lines):
+            if original.startswith(starts):
                 d = owner(top)
-                if d is not None:
-                    d.notes.append(text)
+                if d is None:
+                    continue
+                # a note running on to more lines: the lines right under it, from the same left edge
+                whole, last = [original], top
+                for below_top, below_x0, below, more in lines[k + 1:]:
+                    if abs(below_x0 - x0) > 0.5 or below_top - last > NOTE_LINE_MM or more.startswith(starts):
+                        break
+                    whole.append(more)
+                    last = below_top
+                said_text = " ".join(whole)
+                english = book.english(said_text) or (text if len(whole) == 1 else said_text)
+                d.notes.append(english)
+                d.raw_notes.append((english, sowings_in(said_text, phrases)))
         diagrams += on_page
     return diagrams
 
@@ -178,52 +351,84 @@ def _describe(pits, stores) -> str:
     return f"South {' '.join(map(str, pits[:n]))} [{stores[0]}] / North {' '.join(map(str, pits[n:]))} [{stores[1]}]"
 
 
+def _words(sowings) -> str:
+    return ", ".join(f"pit {s.pit} {DIRECTION_WORDS[s.direction]}" for s in sowings) or "none"
+
+
 def replay(diagram: DrawnDiagram, pits_per_row: int, seeds_per_pit: int) -> str | None:
     """Why the diagram is not a legal consequence of its first board, or None if it is."""
     boards = diagram.boards
     if not boards:
         return "no board drawn"
     total = 2 * pits_per_row * seeds_per_pit
+    size = 2 * pits_per_row
     for b in boards:
-        if len(b.pits) != 2 * pits_per_row:
+        if len(b.pits) != size:
             return f"a board of {len(b.pits) // 2} pits per row on a 2x{pits_per_row} sheet"
         if sum(b.pits) + sum(b.stores) != total:
             return f"a board holds {sum(b.pits) + sum(b.stores)} seeds, not {total}: {_describe(b.pits, b.stores)}"
     if diagram.key == "set-up":
         start = rules.initial_state(pits_per_row, seeds_per_pit)
-        if len(boards) != 1 or not _same(boards[0], start.pits, start.stores):
+        if len(boards) != 1 or not _same(boards[0], start.pits, start.stores) or boards[0].trail:
             return f"the start is not {seeds_per_pit} seeds in every pit and empty stores"
         return None
-    plays = _PLAYS.fullmatch(diagram.caption)
-    if plays is None:
-        return f"no move in the caption {diagram.caption!r}"
-    player = rules.PLAYER_NAMES.index(plays.group(1))
-    try:
-        move = rules.Move.parse(plays.group(2))
-    except ValueError as error:
-        return str(error)
+    sows = _SOWS.fullmatch(diagram.caption)
+    if sows is None:
+        return f"no sowing in the caption {diagram.caption!r}"
+    player = rules.PLAYER_NAMES.index(sows.group(1))
+    for i, b in enumerate(boards, 1):
+        if b.arrow_problem:
+            return f"board {i}: {b.arrow_problem}"
+        if bool(b.trail) != (i < len(boards)):
+            return (f"board {i} has no arrow: every board but the last shows a lap" if i < len(boards)
+                    else "the last board has an arrow: it shows the board after the laps")
     first = boards[0]
     before = rules.State(first.pits, first.stores, player)
-    try:
-        trace = rules.apply_traced(before, move)
-    except rules.IllegalMove as error:
-        return f"illegal from the first board: {error}"
+    sowings: list[rules.Sowing] = []
+    trace = None
+    for i, board in enumerate(boards[:-1]):
+        t = board.trail
+        direction, problem = trail_direction(t, size)
+        if problem:
+            return f"lap {i + 1}: {problem}"
+        if i == 0 or trace.laps[i - 1].result is rules.LapEnd.SOW_AGAIN:
+            sowings.append(rules.Sowing(t[0], direction))
+            try:
+                trace = rules.apply_traced(before, rules.Move(tuple(sowings)))
+            except rules.IllegalMove as error:
+                return f"the arrows play an illegal turn from the first board: {error}"
+        if i >= len(trace.laps):
+            return f"{len(boards) - 1} arrows for a turn of {len(trace.laps)} laps"
+        lap = trace.laps[i]
+        if t[0] != lap.start:
+            return f"lap {i + 1}'s arrow leaves pit {t[0]}; the rule core lifts pit {lap.start}"
+        if direction is not lap.direction:
+            return (f"lap {i + 1}'s arrow goes {DIRECTION_WORDS[direction]}; the rule core sows"
+                    f" {DIRECTION_WORDS[lap.direction]}")
+        if t[-1] != lap.end:
+            return f"lap {i + 1}'s arrow ends in pit {t[-1]}; the rule core's last seed falls in pit {lap.end}"
+        if len(t) - 1 != lap.seeds or board.pits[t[0]] != lap.seeds:
+            return f"lap {i + 1}'s arrow drops {len(t) - 1} seeds; pit {lap.start} holds {board.pits[t[0]]}"
+        label = _LAP.fullmatch(board.label)
+        if label is None or (int(label.group(1)), int(label.group(2)), int(label.group(3))) != (i + 1, lap.start, lap.seeds):
+            return f"board {i + 1}'s words {board.label!r} are not lap {i + 1}: pit {lap.start}, {lap.seeds} seeds"
+    if len(trace.laps) != len(boards) - 1:
+        return f"{len(boards) - 1} arrows for a turn of {len(trace.laps)} laps"
+    move = rules.Move(tuple(sowings))
+    if tuple(diagram.sowings) != tuple(sowings):
+        return f"the caption names {_words(diagram.sowings)}; the arrows show {_words(sowings)}"
     end = trace.state
-    laps = trace.laps
-    if len(boards) == 1 + len(laps):
-        expected = [(lap.pits, before.stores) for lap in laps[:-1]] + [(end.pits, end.stores)]
-    elif len(boards) == 2:
-        expected = [(end.pits, end.stores)]
-    else:
-        return f"{len(boards)} boards for a turn of {len(laps)} laps (draw before and every lap, or before and end)"
+    expected = [(lap.pits, before.stores) for lap in trace.laps[:-1]]
+    expected.append((end.pits, end.stores) if not end.is_mid_turn else (trace.laps[-1].pits, before.stores))
     for i, (board, (pits, stores)) in enumerate(zip(boards[1:], expected), 2):
         if not _same(board, pits, stores):
-            return (f"board {i} reads {_describe(board.pits, board.stores)}, but {move} gives "
+            return (f"board {i} reads {_describe(board.pits, board.stores)}, but {_words(sowings)} gives "
                     f"{_describe(pits, stores)}")
-    return _shows_rule(diagram, move, trace, player)
+    return _shows_rule(diagram, move, trace, player, before)
 
 
-def _shows_rule(diagram: DrawnDiagram, move: rules.Move, trace: rules.TurnTrace, player: int) -> str | None:
+def _shows_rule(diagram: DrawnDiagram, move: rules.Move, trace: rules.TurnTrace, player: int,
+                before: rules.State) -> str | None:
     """Why the replayed turn does not show the rule named in the caption, or None."""
     key, laps, end = diagram.key, trace.laps, trace.state
     results = [lap.result for lap in laps]
@@ -239,7 +444,7 @@ def _shows_rule(diagram: DrawnDiagram, move: rules.Move, trace: rules.TurnTrace,
         ok = bool(laps) and results[-1] is rules.LapEnd.CAPTURE and len(laps[-1].captured) >= 2
         return None if ok else "the turn does not capture two or more pits"
     if key == "rule 5b":
-        return _check_5b(diagram, end)
+        return _check_5b(diagram, end, before)
     if key == "the end":
         if rules.end_reason(end) is None:
             return "the game is not over after the move"
@@ -255,30 +460,28 @@ def _shows_rule(diagram: DrawnDiagram, move: rules.Move, trace: rules.TurnTrace,
     return f"unknown rule {key!r}"
 
 
-def _check_5b(diagram: DrawnDiagram, mid: rules.State) -> str | None:
-    """The offered sowings are the rule core's; each not offered one is left out by rule 5b alone."""
+def _check_5b(diagram: DrawnDiagram, mid: rules.State, before: rules.State) -> str | None:
+    """The offered sowings are the rule core's; each not offered one is left out by rule 5b alone and
+    would bring back the board of the turn's start."""
     if not mid.is_mid_turn:
         return "the move does not end in a sow-again"
-    notes = " ".join(diagram.notes)
-    offered = _OFFERED.search(notes)
-    left_out = _NOT_OFFERED.search(notes)
-    if offered is None or left_out is None:
-        return "no 'Offered now:' and 'Not offered:' lines"
-    said = [s.strip() for s in offered.group(1).split(",")]
-    legal = [str(m) for m in rules.legal_moves(mid)]
-    if said != legal:
-        return f"offered {', '.join(said)}; the rule core offers {', '.join(legal)}"
+    offered = [s for text, s in diagram.raw_notes if text.startswith(("Now South", "Now North"))]
+    left_out = [s for text, s in diagram.raw_notes if text.startswith("Not offered:")]
+    if len(offered) != 1 or len(left_out) != 1 or not left_out[0]:
+        return "no 'Now ... may choose' and 'Not offered' lines"
+    legal = [m.sowings[0] for m in rules.legal_moves(mid) if not m.is_pass]
+    if list(offered[0]) != legal:
+        return f"offered {_words(offered[0])}; the rule core offers {_words(legal)}"
     fresh = rules.State(mid.pits, mid.stores, mid.player)
-    for text in (s.strip() for s in left_out.group(1).split(",")):
-        sowing = rules.Sowing.parse(text)
+    for sowing in left_out[0]:
         if rules.is_legal(mid, rules.Move((sowing,))):
-            return f"{text} is said not offered but is legal"
+            return f"{_words([sowing])} is said not offered but is legal"
         try:
             again = rules.apply_traced(fresh, rules.Move((sowing,))).state
         except rules.IllegalMove:
-            return f"{text} is not a sowing at all (not rule 5b)"
-        if not (again.is_mid_turn and again.pits in mid.turn_boards):
-            return f"{text} does not bring back a board seen this turn"
+            return f"{_words([sowing])} is not a sowing at all (not rule 5b)"
+        if not (again.is_mid_turn and again.pits == before.pits):
+            return f"{_words([sowing])} does not bring back the board of the turn's start"
     return None
 
 
@@ -333,6 +536,17 @@ def check_paragraphs(drawing: PdfDrawing, pits_per_row: int, seeds_per_pit: int,
                        else f"{count} paragraphs of {len(sections)} sections, word for word")
 
 
+def check_quick_reference(drawing: PdfDrawing, pits_per_row: int, seeds_per_pit: int, lang: str) -> CheckResult:
+    """The quick reference stands on the sheet word for word: its title, headings and paragraphs."""
+    text = _flowing_text(drawing)
+    missing = [part for heading, paragraphs in rules.quick_reference(pits_per_row, seeds_per_pit)
+               for part in (heading,) + paragraphs if " ".join(said(lang, part).split()) not in text]
+    if said(lang, "Giuthi quick reference") not in text:
+        missing.insert(0, "Giuthi quick reference")
+    return CheckResult("quick reference", not missing, f"missing or altered: {'; '.join(m[:40] for m in missing)}"
+                       if missing else "title, 5 parts, word for word")
+
+
 def check_rules_sheet(drawing: PdfDrawing) -> list[CheckResult]:
     """Paper, text size, margins, the rule sections, and every diagram replayed with the rule core."""
     params = drawing.parameters()
@@ -349,8 +563,13 @@ def check_rules_sheet(drawing: PdfDrawing) -> list[CheckResult]:
     missing = [said(lang, h) for h in HEADINGS if said(lang, h) not in text]
     results.append(CheckResult("rule sections", not missing, f"missing: {', '.join(missing)}" if missing else ", ".join(HEADINGS)))
     results.append(check_paragraphs(drawing, n, s, lang))
+    results.append(check_quick_reference(drawing, n, s, lang))
     try:
-        diagrams = read_diagrams(drawing, lang)
+        if drawing.plumber_pages:
+            diagrams = read_diagrams(drawing, lang, drawing.plumber_pages)
+        else:
+            with open_pdf(drawing.path) as pdf:
+                diagrams = read_diagrams(drawing, lang, pdf.pages)
     except UnreadableBoard as error:
         return results + [CheckResult("diagrams", False, str(error))]
     keys = [d.key for d in diagrams]
@@ -361,5 +580,5 @@ def check_rules_sheet(drawing: PdfDrawing) -> list[CheckResult]:
     for d in diagrams:
         problem = replay(d, n, s)
         results.append(CheckResult(f"diagram {d.number} ({d.key})", problem is None,
-                                   problem or f"{d.caption}: {len(d.boards)} boards, replayed with the rule core"))
+                                   problem or f"{d.caption}: {len(d.boards)} boards, every arrow replayed with the rule core"))
     return results

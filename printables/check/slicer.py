@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +25,7 @@ SLICE_TIMEOUT_S = 600
 SUPPORT_ROLES = ("Support material", "Support material interface")
 PROFILE_FILE = "dremel-3d45-giuthi.ini"
 INSTALL_HINT = (
-    "install PrusaSlicer (Debian/Ubuntu: apt-get install prusa-slicer) or set "
+    "install PrusaSlicer (its installer for macOS or Windows, or apt-get install prusa-slicer) or set "
     f"{SLICER_ENV} to its binary"
 )
 
@@ -216,8 +215,21 @@ def write_profile(path: Path | str, profile: PrinterProfile = DREMEL_3D45,
     return path
 
 
+def installer_paths() -> tuple[Path, ...]:
+    """Where PrusaSlicer's own installers put the binary: the macOS app bundle (in /Applications or
+    the user's), Windows' Program Files (the console binary, which prints its errors)."""
+    home = Path.home()
+    bundles = (Path("/Applications"), home / "Applications")
+    mac = tuple(folder / app / "Contents/MacOS/PrusaSlicer" for folder in bundles
+                for app in ("PrusaSlicer.app", "Original Prusa Drivers/PrusaSlicer.app"))
+    program_files = [os.environ.get(name) for name in ("ProgramFiles", "ProgramW6432", "ProgramFiles(x86)")]
+    windows = tuple(Path(folder) / sub / exe for folder in dict.fromkeys(filter(None, program_files + [r"C:\Program Files"]))
+                    for sub in ("Prusa3D/PrusaSlicer", "PrusaSlicer") for exe in ("prusa-slicer-console.exe", "prusa-slicer.exe"))
+    return mac + windows
+
+
 def slicer_path() -> str | None:
-    """Path of the prusa-slicer binary, or None when it is not installed."""
+    """Path of the prusa-slicer binary (PRUSA_SLICER, PATH, then the installers' folders), or None."""
     override = os.environ.get(SLICER_ENV)
     if override:
         return override if Path(override).is_file() else shutil.which(override)
@@ -225,6 +237,9 @@ def slicer_path() -> str | None:
         found = shutil.which(name)
         if found:
             return found
+    for path in installer_paths():
+        if path.is_file() and os.access(path, os.X_OK):
+            return str(path)
     return None
 
 
@@ -348,7 +363,9 @@ def slice_to_gcode(
     if binary is None:
         raise SlicerUnavailable(f"prusa-slicer not found: {INSTALL_HINT}")
     stl_path, gcode_path = Path(stl_path), Path(gcode_path)
-    with tempfile.TemporaryDirectory(prefix="printables-slicer-") as work:
+    from printables.fileio import scratch_folder
+
+    with scratch_folder("printables-slicer-") as work:  # named with our pid: swept if we are killed
         ini = write_profile(Path(work) / PROFILE_FILE, profile, support_threshold_deg)
         # A private data dir keeps the user's PrusaSlicer presets out of the run, and vice versa.
         cmd = [
@@ -405,7 +422,9 @@ def slice_report(stl_path: Path | str, profile: PrinterProfile = DREMEL_3D45,
         raise SlicerUnavailable(f"prusa-slicer not found: {INSTALL_HINT}")
     key = (stl_path.name, hashlib.sha256(stl_path.read_bytes()).hexdigest(), profile, support_threshold_deg)
     if key not in _REPORTS:
-        with tempfile.TemporaryDirectory(prefix="printables-gcode-") as work:
+        from printables.fileio import scratch_folder
+
+        with scratch_folder("printables-gcode-") as work:
             gcode = slice_to_gcode(stl_path, Path(work) / (stl_path.stem + ".gcode"), profile,
                                    support_threshold_deg)
             _REPORTS[key] = parse_gcode(gcode.read_text(encoding="utf-8", errors="replace"), stl_path.name)

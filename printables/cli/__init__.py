@@ -52,6 +52,8 @@ class OneLineErrors(click.Group):
             cleanup.install_signal_handlers()
         code = run_reporting_errors(lambda: super(OneLineErrors, self).main(
             args, prog_name, complete_var, standalone_mode=False, **extra))
+        if args is None:
+            cleanup.ignore_signals()  # the run is over: a late Ctrl-C must not kill Python's own exit
         sys.exit(code)
 
 
@@ -118,7 +120,7 @@ PRESETS_OPTION = click.option(
 @PRESETS_OPTION
 def list_presets(preset_folders: tuple[Path, ...]) -> None:
     """Show every preset with a one-line description."""
-    from printables.build import NO_PRESETS, all_presets
+    from printables.build import NO_PRESETS, all_presets, preset_source
 
     presets = all_presets(preset_folders)
     if not presets:
@@ -126,6 +128,8 @@ def list_presets(preset_folders: tuple[Path, ...]) -> None:
     width = max((len(p.name) for p in presets), default=0)
     for preset in presets:
         click.echo(f"{preset.name:<{width}}  {preset.kind:<14} {preset.description}")
+    folders, source = preset_source(preset_folders)
+    click.echo(f"({len(presets)} presets from {source}: {', '.join(map(str, folders))})")
 
 
 @main.command(epilog=examples(
@@ -152,6 +156,7 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     from printables.build import NO_PRESETS, all_presets, build_presets, validate_preset
 
     started = time.perf_counter()
+    asked_no_slice = no_slice
     presets = all_presets(preset_folders)
     if not presets:
         raise ParameterError(NO_PRESETS)
@@ -165,6 +170,16 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     for preset in chosen:  # every preset's parameters are valid before anything is built
         validate_preset(preset)
     jobs = jobs or os.cpu_count() or 1
+    from printables.models import MODEL_KINDS
+
+    if not no_slice and any(p.kind in MODEL_KINDS for p in chosen):
+        from printables.check.dispatch import slicer_required
+        from printables.check.slicer import INSTALL_HINT, is_slicer_available
+
+        if not is_slicer_available() and not slicer_required():  # said once here, not once per part
+            click.echo(f"PrusaSlicer steps skipped: prusa-slicer not found ({INSTALL_HINT}); "
+                       "the print cards say how to slice the 3MFs in PrusaSlicer, DigiLab 3D Slicer or Cura")
+            no_slice = True
     failed = 0
     step_totals: dict[str, tuple[float, float]] = {}
     for built in build_presets(chosen, output, jobs=jobs, slicer=not no_slice):
@@ -186,7 +201,7 @@ def build(names: tuple[str, ...], output: Path, preset_folders: tuple[Path, ...]
     elapsed = time.perf_counter() - started
     click.echo(f"{len(chosen) - failed} of {len(chosen)} preset(s) built and checked" + (f"; {failed} failed" if failed else "")
                + f" in {elapsed:.1f} s ({jobs} job{'s' if jobs > 1 else ''})"
-               + ("; PrusaSlicer steps skipped (--no-slice)" if no_slice else ""))
+               + ("; PrusaSlicer steps skipped" + (" (--no-slice)" if asked_no_slice else "") if no_slice else ""))
     click.echo("time per step, summed over presets: "
                + ", ".join(f"{step} {wall:.1f} s (CPU {cpu:.1f})"
                            for step, (wall, cpu) in sorted(step_totals.items(), key=lambda kv: -kv[1][0])))

@@ -89,7 +89,7 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
                 raise
     if preset is not None:
         if preset not in presets:
-            known = ", ".join(sorted(presets)) or "none found (run inside the printables project, or give --presets DIR)"
+            known = ", ".join(sorted(presets)) or "none found (give --presets DIR)"
             raise click.BadParameter(f"{preset!r}: use one of {known}", param_hint="'--preset'")
         base.update(presets[preset])
     given = {OPTION_FIELDS[k]: v for k, v in options.items() if v is not None}
@@ -141,11 +141,19 @@ def giuthi(ctx, preset, preset_folders, slice_parts, previews, show, rules_only,
 
 def _in_option_names(message: str) -> str:
     """A parameter error in the words the user typed: ``pits_per_row=7`` becomes ``--pits 7``."""
+    import re
+
     message = message.removeprefix("giuthi: ")
     for option, field in sorted(OPTION_FIELDS.items(), key=lambda kv: -len(kv[1])):
         flag = f"--{option.replace('_', '-')}"
         message = message.replace(f"{field}<=", f"{flag} <= ").replace(f"{field}=", f"{flag} ")
-    return message
+        if "_" in field:  # a parameter's name in a sentence (not a word such as "screw")
+            message = re.sub(rf"\b{re.escape(field)} ", f"{flag} ", message)
+    # Parameters no option sets (a preset's web_mm, the seeds' width ratio) are left out: the
+    # user is told only what they can change here.
+    message = re.sub(r" \([a-z]+(?:_[a-z]+)+=[^)]*\)", "", message)
+    message = re.sub(r" or a larger [a-z]+(?:_[a-z]+)+", "", message)
+    return re.sub(r"\b[a-z]+(?:_[a-z]+)+ (?=[0-9])", "", message)
 
 
 # What each lap's ending means, by the word --show prints (rules.LapEnd values).

@@ -11,6 +11,7 @@ from printables.errors import ParameterError
 from printables.lazy import lazy_names
 
 T = TypeVar("T")
+MAX_NUMBER = 1e15  # what a preset's whole number may be at most
 
 
 def from_mapping(cls: type[T], mapping: Mapping[str, Any], source: str = "parameters") -> T:
@@ -21,11 +22,15 @@ def from_mapping(cls: type[T], mapping: Mapping[str, Any], source: str = "parame
         raise ParameterError(
             f"{source}: unknown key {unknown[0]!r}; allowed keys: {', '.join(sorted(names))}"
         )
+    for key, value in mapping.items():
+        # No number of ours is near this; a larger one would overflow a float conversion.
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+            raise ParameterError(f"{source}: {key} = {str(value)[:20]}…: too large (at most {MAX_NUMBER:g})")
     try:
         return cls(**mapping)
     except ParameterError as error:
         raise ParameterError(f"{source}: {error}") from None
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise ParameterError(f"{source}: {error}") from None
 
 

@@ -39,6 +39,13 @@ OVERHANG_DEG = 45.0  # steepest downward face, from vertical, that prints withou
 # 2.5 x d into the pilot knuckle behind the default 5 mm clearance knuckle.
 SCREWS: Mapping[str, float] = {"no2": 2.2, "m2": 2.0, "m2.5": 2.5, "m3": 3.0}
 ENGAGEMENT_FACTOR = 2.5  # thread engagement in printed PLA, times the screw diameter
+# Stock lengths (mm) sold for each screw, shortest first: No. 2 in inch steps, the metric ones in mm.
+STOCK_SCREW_LENGTHS_MM: Mapping[str, tuple[float, ...]] = {
+    "no2": (6.4, 9.5, 12.7, 15.9, 19.1, 25.4),
+    "m2": (6.0, 8.0, 10.0, 12.0, 12.7, 16.0, 20.0),
+    "m2.5": (6.0, 8.0, 10.0, 12.0, 12.7, 16.0, 20.0),
+    "m3": (6.0, 8.0, 10.0, 12.0, 12.7, 14.0, 16.0, 20.0),
+}
 PILOT_RATIO_RANGE = (0.75, 0.8)  # pilot hole / screw diameter for self-tapping into PLA
 
 STADIUM_TOLERANCE_MM = 1e-9
@@ -223,10 +230,12 @@ def from_mapping(mapping: Mapping[str, Any], source: str = "parameters") -> Giut
 
 
 def _number(name: str, value: Any, low: float, high: float) -> None:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        raise ParameterError(f"{name}={value!r}: expected a number of mm from {low:g} to {high:g}")
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or (isinstance(value, float) and not math.isfinite(value)):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+        raise ParameterError(f"{name}={shown}: expected a number of mm from {low:g} to {high:g}")
     if not low <= value <= high:
-        raise ParameterError(f"{name}={value:g}: allowed {low:g} to {high:g}")
+        shown = f"{value:g}" if abs(value) < 1e15 else ("a number too large" if value > 0 else "a number too small")
+        raise ParameterError(f"{name}={shown}: allowed {low:g} to {high:g}")
 
 
 def _integer(name: str, value: Any, low: int, high: int) -> None:
@@ -254,37 +263,74 @@ def validate_counts(pits_per_row: Any, seeds_per_pit: Any) -> None:
     _integer("seeds_per_pit", seeds_per_pit, giuthi.MIN_SEEDS_PER_PIT, giuthi.MAX_SEEDS_PER_PIT)
 
 
+NUMBER_RANGES: Mapping[str, tuple[float, float]] = {  # each number field: its least and greatest value
+    "pit_diameter_mm": (15.0, 80.0),
+    "pit_length_mm": (15.0, 120.0),
+    "pit_depth_mm": (4.0, 60.0),
+    "store_width_mm": (15.0, 80.0),
+    "store_depth_mm": (4.0, 60.0),
+    "thickness_mm": (5.0, 80.0),
+    "wall_mm": (MIN_WALL_MM, 5.0),
+    "web_mm": (MIN_WALL_MM, 10.0),
+    "margin_mm": (MIN_WALL_MM, 20.0),
+    "screw_length_mm": (4.0, 40.0),
+    "pilot_ratio": PILOT_RATIO_RANGE,
+    "hole_clearance_mm": HOLE_CLEARANCE_RANGE_MM,
+    "clearance_knuckle_mm": (3.0, 15.0),
+    "hinge_gap_mm": (0.2, 1.0),
+    "seam_gap_mm": (0.2, 1.0),
+    "chamfer_mm": (0.0, CHAMFER_RANGE_MM[1]),
+    "band_groove_mm": (1.5, 5.0),
+    "seed_diameter_mm": (MIN_SEED_DIAMETER_MM, MAX_SEED_DIAMETER_MM),  # what the seed sprue accepts
+    "seed_height_mm": (2.0, 15.0),
+    "packing_factor": (0.3, 0.74),
+}
+
+
+def screw_length_for(mapping: Mapping[str, Any]) -> float:
+    """The screw length a board of ``mapping`` (values screened) gets when none is given: the default
+    (12.7 mm) when it bites deep enough, else the shortest stock length of that screw that does."""
+    screw = mapping.get("screw", GiuthiBoardParams.screw)
+    behind = (mapping.get("clearance_knuckle_mm", GiuthiBoardParams.clearance_knuckle_mm)
+              + mapping.get("hinge_gap_mm", GiuthiBoardParams.hinge_gap_mm))
+    needed = ENGAGEMENT_FACTOR * SCREWS[screw] + behind
+    default = GiuthiBoardParams.screw_length_mm
+    if default >= needed - 1e-9:
+        return default
+    return next((n for n in STOCK_SCREW_LENGTHS_MM[screw] if n >= needed - 1e-9), default)
+
+
+def _check_chamfer(chamfer: Any) -> None:
+    if isinstance(chamfer, float) and not math.isfinite(chamfer):
+        return  # refused by _number, as any other number
+    if isinstance(chamfer, (int, float)) and not isinstance(chamfer, bool) and chamfer != 0 \
+            and not CHAMFER_RANGE_MM[0] <= chamfer <= CHAMFER_RANGE_MM[1]:
+        shown = f"{chamfer:g}" if abs(chamfer) < 1e15 else "a number too large"
+        raise ParameterError(f"chamfer_mm={shown}: allowed 0 (none) or {CHAMFER_RANGE_MM[0]:g} to {CHAMFER_RANGE_MM[1]:g}")
+
+
+def screen_values(mapping: Mapping[str, Any]) -> None:
+    """Raise ParameterError naming the key unless each value of ``mapping`` is of its field's kind and
+    range (a number, a whole number, a screw name): what must hold before any size is worked out."""
+    if "pits_per_row" in mapping or "seeds_per_pit" in mapping:
+        validate_counts(mapping.get("pits_per_row", GiuthiBoardParams.pits_per_row),
+                        mapping.get("seeds_per_pit", GiuthiBoardParams.seeds_per_pit))
+    if "chamfer_mm" in mapping:
+        _check_chamfer(mapping["chamfer_mm"])
+    for name, (low, high) in NUMBER_RANGES.items():
+        if name in mapping:
+            _number(name, mapping[name], low, high)
+    if "screw" in mapping and (not isinstance(mapping["screw"], str) or mapping["screw"] not in SCREWS):
+        raise ParameterError(f"screw={mapping['screw']!r}: allowed {', '.join(SCREWS)}")
+
+
 def _validate(p: GiuthiBoardParams, bed: bool = True) -> None:
     """Raise ParameterError naming the values when ``p`` cannot be built or printed (on the bed)."""
     validate_counts(p.pits_per_row, p.seeds_per_pit)
-    chamfer = p.chamfer_mm
-    if isinstance(chamfer, (int, float)) and not isinstance(chamfer, bool) and chamfer != 0 \
-            and not CHAMFER_RANGE_MM[0] <= chamfer <= CHAMFER_RANGE_MM[1]:
-        raise ParameterError(f"chamfer_mm={chamfer:g}: allowed 0 (none) or {CHAMFER_RANGE_MM[0]:g} to {CHAMFER_RANGE_MM[1]:g}")
-    for name, low, high in (
-        ("pit_diameter_mm", 15.0, 80.0),
-        ("pit_length_mm", 15.0, 120.0),
-        ("pit_depth_mm", 4.0, 60.0),
-        ("store_width_mm", 15.0, 80.0),
-        ("store_depth_mm", 4.0, 60.0),
-        ("thickness_mm", 5.0, 80.0),
-        ("wall_mm", MIN_WALL_MM, 5.0),
-        ("web_mm", MIN_WALL_MM, 10.0),
-        ("margin_mm", MIN_WALL_MM, 20.0),
-        ("screw_length_mm", 4.0, 40.0),
-        ("pilot_ratio", PILOT_RATIO_RANGE[0], PILOT_RATIO_RANGE[1]),
-        ("hole_clearance_mm", *HOLE_CLEARANCE_RANGE_MM),
-        ("clearance_knuckle_mm", 3.0, 15.0),
-        ("hinge_gap_mm", 0.2, 1.0),
-        ("seam_gap_mm", 0.2, 1.0),
-        ("chamfer_mm", 0.0, CHAMFER_RANGE_MM[1]),
-        ("band_groove_mm", 1.5, 5.0),
-        ("seed_diameter_mm", MIN_SEED_DIAMETER_MM, MAX_SEED_DIAMETER_MM),  # what the seed sprue accepts
-        ("seed_height_mm", 2.0, 15.0),
-        ("packing_factor", 0.3, 0.74),
-    ):
+    _check_chamfer(p.chamfer_mm)
+    for name, (low, high) in NUMBER_RANGES.items():
         _number(name, getattr(p, name), low, high)
-    if p.screw not in SCREWS:
+    if not isinstance(p.screw, str) or p.screw not in SCREWS:
         raise ParameterError(f"screw={p.screw!r}: allowed {', '.join(SCREWS)}")
     if p.pit_length_mm < p.pit_diameter_mm:
         raise ParameterError(
@@ -311,7 +357,9 @@ def _validate(p: GiuthiBoardParams, bed: bool = True) -> None:
         )
     for name in ("web_mm", "margin_mm"):
         if getattr(p, name) < p.wall_mm - 1e-9:
-            raise ParameterError(f"{name}={getattr(p, name):g} is thinner than wall_mm={p.wall_mm:g}")
+            what = "webs between the pits" if name == "web_mm" else "margins round the pits"
+            raise ParameterError(f"wall_mm={p.wall_mm:g} is thicker than the {what} ({name}={getattr(p, name):g});"
+                                 f" use wall_mm<={getattr(p, name):g} or a larger {name}")
     deepest = max(p.pit_depth_mm, p.store_depth_mm)
     if p.thickness_mm - deepest < p.wall_mm - 1e-9:
         raise ParameterError(
@@ -389,10 +437,12 @@ def oversized(mapping: Mapping[str, Any]) -> GiuthiBoardParams | None:
     """The board of ``mapping`` if every value is valid but a half does not fit the bed, else None."""
     q = _unchecked(mapping)
     try:
+        # Every value first: the size of a board with a hostile value (an unknown screw, an
+        # infinite clearance) cannot be measured, and its own refusal names the key.
+        _validate(q, bed=False)
         if _fits(q.half_size_mm()):
             return None
-        _validate(q, bed=False)
-    except (ParameterError, TypeError, ValueError):
+    except (ParameterError, TypeError, ValueError, KeyError, OverflowError):
         return None
     return q
 

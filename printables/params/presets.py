@@ -25,6 +25,47 @@ class Preset:
 
 
 PRESET_KEYS = {"kind", "description", "params"}
+MAX_PRESET_BYTES = 1_000_000  # a preset is a few hundred bytes; anything near this is not one
+
+
+def read_preset_text(path: Path) -> str:
+    """The text of a preset file: a regular file of at most MAX_PRESET_BYTES, else ParameterError naming it.
+
+    Opened without following a FIFO's open (O_NONBLOCK) and read no further than the cap, so a
+    pipe, a device or a symlink to /dev/zero is refused at once instead of hanging or filling memory.
+    """
+    import os
+    import stat
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        raise ParameterError(f"{path}: cannot read it ({error.strerror or error})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ParameterError(f"{path}: not a regular file; a preset is a TOML file of at most "
+                                 f"{MAX_PRESET_BYTES // 1_000_000} MB")
+        if info.st_size > MAX_PRESET_BYTES:
+            raise ParameterError(f"{path}: {info.st_size:,} bytes; a preset is at most {MAX_PRESET_BYTES:,} bytes")
+        chunks, size = [], 0
+        while size <= MAX_PRESET_BYTES:
+            chunk = os.read(fd, MAX_PRESET_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_PRESET_BYTES:  # grew while read
+            raise ParameterError(f"{path}: more than {MAX_PRESET_BYTES:,} bytes; a preset is at most that")
+    except OSError as error:
+        raise ParameterError(f"{path}: cannot read it ({error.strerror or error})") from None
+    finally:
+        os.close(fd)
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ParameterError(f"{path}: not UTF-8 text (byte {error.start}); a preset is a UTF-8 TOML file") from None
 
 
 def load_preset(path: Path) -> Preset:
@@ -32,13 +73,11 @@ def load_preset(path: Path) -> Preset:
     import tomllib  # here, not at the top: sheet commands read no preset and start faster
 
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except UnicodeDecodeError as error:
-        raise ParameterError(f"{path}: not UTF-8 text (byte {error.start}); a preset is a UTF-8 TOML file") from None
+        data = tomllib.loads(read_preset_text(Path(path)))
     except tomllib.TOMLDecodeError as error:
         raise ParameterError(f"{path}: not valid TOML ({error})") from None
-    except OSError as error:
-        raise ParameterError(f"{path}: cannot read it ({error.strerror or error})") from None
+    except RecursionError:
+        raise ParameterError(f"{path}: arrays or tables nested too deep; a preset holds plain values") from None
     unknown = sorted(set(data) - PRESET_KEYS)
     if unknown:
         raise ParameterError(f"{path}: unknown key {unknown[0]!r}; allowed: {', '.join(sorted(PRESET_KEYS))}")

@@ -935,13 +935,13 @@ def rules_sheet_sections(pits_per_row: int, seeds_per_pit: int) -> tuple[tuple[s
             " them and the store on their right; stores hold captured seeds only and are never sown into."
             f" Put {seeds_per_pit} seeds in every pit ({2 * n * seeds_per_pit} seeds). To choose who starts,"
             " one player hides a seed in one hand; if the other guesses the hand, they start.",
-            f"How to read the diagrams: South sits at the bottom. Pits are numbered 0 to {last} anticlockwise,"
-            f" from South's left (0 to {n - 1}) round to North's left ({n} to {last}); the small numbers"
-            " above and below the rows are these pit numbers, the big ones are seeds. 'ccw' (anticlockwise) sows"
-            f" towards higher numbers, 'cw' (clockwise) towards lower ones, and {last} and 0 are neighbours:"
-            " '4cw' means take the seeds of pit 4 and sow them clockwise; '3cw,0cw' is a turn of two"
-            " sowings. The shaded pit is the one lifted next; the ring marks where the last seed of a lap fell."
-            " North's store is on the left, South's on the right.",
+            "How to read the diagrams: South sits at the bottom, North at the top; North's store is on the"
+            " left, South's on the right. The big numbers are seeds, the small grey ones are pit numbers:"
+            f" 0 to {n - 1} along South's row from the left, then {n} to {last} back along North's row. A shaded"
+            " pit is the one lifted; the arrow runs round the board the way the seeds are sown, with one dot"
+            " for each seed dropped, and its head points into the ringed pit where the last seed falls."
+            " Anticlockwise sows along South's row to the right, clockwise to the left. A pink pit has been"
+            " captured.",
         ), ("set-up",)),
         ("A turn", (
             f"Take all the seeds of one of your pits holding at least {MIN_SEEDS_TO_SOW} and sow them one"
@@ -960,10 +960,10 @@ def rules_sheet_sections(pits_per_row: int, seeds_per_pit: int) -> tuple[tuple[s
             f" sow again: choose any of your pits holding at least {MIN_SEEDS_TO_SOW} seeds and a"
             " direction, as at the start of the turn (the turn still has not crossed). If you have no such"
             " pit, the turn ends.",
-            "Rule 5b: a sowing that would end in a sow-again on a board already seen at one of this turn's"
-            " choice points (its start or an earlier sow-again) is not offered: it changes nothing and could"
-            " go on forever. If no choice is left, the turn ends. A sowing whose laps would repeat forever"
-            " is not offered either.",
+            "Rule 5b, in plain words: when you must sow again, a sowing that would put the board back the way"
+            " it was at the start of this turn (or at an earlier sow again) and leave you to sow again is not"
+            " offered, because it would change nothing and could go round forever. If that leaves you nothing"
+            " to choose, your turn ends. A sowing whose laps would repeat forever is not offered either.",
         ), ("sow-again", "rule 5b")),
         ("Capture chain", (
             "If the last seed lands in an empty pit on your own side after your turn has crossed, capture"
@@ -980,4 +980,28 @@ def rules_sheet_sections(pits_per_row: int, seeds_per_pit: int) -> tuple[tuple[s
             " one seen before. Each player adds the seeds left in their own pits to their store; the larger"
             " total wins, equal totals draw.",
         ), ("the end",)),
+    )
+
+
+def quick_reference(pits_per_row: int, seeds_per_pit: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(heading, paragraphs) of each part of the one-page quick reference, in order."""
+    n = pits_per_row
+    return (
+        ("Set-up", (f"Put {seeds_per_pit} seeds in each of the {2 * n} pits; the stores start empty. Whoever"
+                    " guesses the hand that hides a seed starts.",)),
+        ("A turn", (f"Lift all the seeds of one of your pits holding {MIN_SEEDS_TO_SOW} or more and sow them one"
+                    " per pit, clockwise or anticlockwise, round both rows, never skipping a pit.",)),
+        ("The last seed of a lap falls", (
+            "1. In a pit that held seeds: lift them all and sow on the other way.",
+            "2. In an empty pit of yours, before any seed of this turn reached the other side: sow again from"
+            " any of your pits.",
+            "3. In an empty pit on the other side: your turn ends.",
+        )),
+        ("Capture", ("In an empty pit of yours, once a seed of this turn has reached the other side: take the"
+                     " seeds of the pit opposite into your store. Go on the same way: each next pit of yours that"
+                     " is empty and faces seeds takes them too; stop at the first that does not, or at the end of"
+                     " your row. Your turn ends.",)),
+        ("The end", (f"No pit of yours holds {MIN_SEEDS_TO_SOW} or more: pass. The game ends when one row is"
+                     " empty, when nobody can move, or when a position repeats. Add the seeds in your pits to"
+                     " your store: more seeds wins.",)),
     )
