@@ -347,6 +347,7 @@ def test_giuthi_board_builds_with_previews_and_a_3d_view_and_its_stl_downloads(s
     import trimesh
 
     browser.get(server.url + "giuthi")
+    browser.find_element("css selector", "#advanced > summary").click()  # slicing is an advanced choice
     browser.find_element("id", "f-slice_parts").click()  # --no-slice: the print card without slicer times
     assert not browser.find_element("id", "f-slice_parts").is_selected()
     submit(browser)
