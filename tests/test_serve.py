@@ -99,6 +99,12 @@ def set_field(browser, name: str, value: str) -> None:
     field.send_keys(value)
 
 
+def click_in_view(browser, element) -> None:
+    """Scroll ``element`` to the middle of the window (clear of the sticky Make bar), then click it."""
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def submit(browser) -> None:
     browser.find_element("id", "make").click()
 
@@ -347,8 +353,8 @@ def test_giuthi_board_builds_with_previews_and_a_3d_view_and_its_stl_downloads(s
     import trimesh
 
     browser.get(server.url + "giuthi")
-    browser.find_element("css selector", "#advanced > summary").click()  # slicing is an advanced choice
-    browser.find_element("id", "f-slice_parts").click()  # --no-slice: the print card without slicer times
+    click_in_view(browser, browser.find_element("css selector", "#advanced > summary"))  # slicing is advanced
+    click_in_view(browser, browser.find_element("id", "f-slice_parts"))  # --no-slice: the print card without slicer times
     assert not browser.find_element("id", "f-slice_parts").is_selected()
     submit(browser)
     assert wait_finished(browser, timeout=900) == "done", browser.find_element("id", "output").text
