@@ -365,7 +365,7 @@ def test_giuthi_board_builds_with_previews_and_a_3d_view_and_its_stl_downloads(s
     for img in images[:2]:
         wait_for(lambda img=img: image_loaded(browser, img), 20, what="the open and folded previews")
 
-    canvas = browser.find_element("css selector", "canvas.stl-view")
+    canvas = browser.find_element("css selector", "#output canvas.stl-view")  # the made parts, not the preview
     wait_for(lambda: canvas.get_attribute("data-state") == "shown", 60, what="the 3D view")
     link = next(a for a in browser.find_elements("css selector", "a.download")
                 if a.get_attribute("download") == Path(canvas.get_attribute("data-url")).name)
