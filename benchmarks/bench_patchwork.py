@@ -10,7 +10,7 @@ from pathlib import Path
 # Run from a checkout without installing: the package sits one folder up.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from printables.rules.patchwork import apply, is_terminal, legal_moves, new_game
+from printables.rules.patchwork_play import apply, is_terminal, legal_moves, new_game
 
 GAMES_SECONDS = 5.0  # wall time spent on whole random games
 MOVEGEN_SECONDS = 3.0  # wall time spent on legal-move generation

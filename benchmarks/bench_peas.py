@@ -12,15 +12,8 @@ import random
 import statistics
 import time
 
-from printables.rules.peas import (
-    DEFAULT_LAYOUT,
-    DEFAULT_LAYOUT_NAME,
-    apply,
-    game_seed,
-    legal_moves,
-    new_game,
-    play_game,
-)
+from printables.rules.peas import DEFAULT_LAYOUT, DEFAULT_LAYOUT_NAME
+from printables.rules.peas_play import apply, game_seed, legal_moves, new_game, play_game
 
 POLICIES = ("random", "greedy", "lookahead")
 

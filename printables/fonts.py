@@ -195,13 +195,27 @@ def instance_file(face: str) -> Path | None:
         target.parent.mkdir(parents=True, exist_ok=True)
         return write_atomic(target, buffer.getvalue())
     except OSError:  # no usable cache (HOME missing, read-only or a file): a copy for this process only
-        import atexit
-        import shutil
-        import tempfile
+        return write_atomic(_process_font_folder() / target.name, buffer.getvalue())
 
-        folder = Path(tempfile.mkdtemp(prefix="printables-font-"))
-        atexit.register(shutil.rmtree, folder, True)
-        return write_atomic(folder / target.name, buffer.getvalue())
+
+FONT_SCRATCH_PREFIX = "printables-font-"
+
+
+@lru_cache(maxsize=None)
+def _process_font_folder() -> Path:
+    """This process's font folder, ``$TMPDIR/printables-font-<pid>-...``: removed as the process
+    exits or, if it is killed, by the next process that makes one, once this one has ended."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from printables.fileio import sweep_stale
+
+    parent = Path(tempfile.gettempdir())
+    sweep_stale(parent, FONT_SCRATCH_PREFIX)  # once per process: it would take this process's own too
+    folder = Path(tempfile.mkdtemp(prefix=f"{FONT_SCRATCH_PREFIX}{os.getpid()}-", dir=parent))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def missing_message(face: str) -> str:

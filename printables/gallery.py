@@ -13,13 +13,12 @@ import contextlib
 import dataclasses
 import json
 import os
-import tempfile
 from html import escape
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote
 
-from printables.fileio import write_atomic
+from printables.fileio import scratch_folder, write_atomic
 
 GALLERY = "gallery"
 INDEX = "index.html"
@@ -84,7 +83,7 @@ def _previews(built, output: Path, folder: Path) -> list[str]:
     pdfs = [p for p in built.paths if p.suffix == ".pdf"]
     if not pdfs:
         return made
-    with tempfile.TemporaryDirectory(dir=folder, prefix=".pages-") as tmp:
+    with scratch_folder(".pages-", folder) as tmp:  # named with our pid: swept if we are killed
         pages: list[Path] = []
         for pdf in pdfs:
             pages += _page_pngs(pdf, Path(tmp), len(pages))

@@ -3,7 +3,11 @@
 A command writes its output and nothing else: reportlab would import ``~/.reportlab_mods`` (and
 crash when HOME is a file) and read ``~/.reportlab_settings`` (which could change the bytes of a
 PDF); ezdxf, imported by CadQuery, writes a font cache to ``~/.cache/ezdxf`` (creating HOME if
-missing). Both are configured here before they are imported.
+missing). Both are configured here before they are imported, through what each library offers
+for it (public names only): reportlab imports the optional user modules ``reportlab_mods`` and
+``reportlab_settings`` from ``sys.modules`` first (its ``rl_config.py`` says so), so an empty
+module there is all it reads; ezdxf keeps its font cache under ``$XDG_CACHE_HOME`` (its
+``fonts/fonts.py`` says so). tests/test_reliability.py pins that no command writes to HOME.
 """
 
 from __future__ import annotations

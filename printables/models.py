@@ -325,7 +325,8 @@ def write_rules_sheet(pits_per_row: int, seeds_per_pit: int, path: Path, paper: 
     """Lay out, render and atomically write the Giuthi rules sheet (diagrams from the rule core),
     in ``lang`` (the translation pass of printables/i18n, as for every sheet)."""
     from printables.fileio import write_atomic
-    from printables.i18n import drawing_in, translate_document
+    from printables.layout.language import drawing_in
+    from printables.layout.translation import translate_document
     from printables.layout.giuthi_rules import rules_document
     from printables.render.pdf import render_pdf
 

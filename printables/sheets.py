@@ -54,7 +54,8 @@ def _refused_key(cls, mapping: Mapping[str, Any]) -> str | None:
 
 def render_sheet(kind: str, params) -> bytes:
     """The PDF bytes of a sheet."""
-    from printables.i18n import drawing_in, translate_document
+    from printables.layout.language import drawing_in
+    from printables.layout.translation import translate_document
     from printables.render.pdf import render_pdf
 
     lang = getattr(params, "lang", "en")

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from printables.cli import main
 
-SHEET_PRESETS = ("harvest-8x8-4up-a4", "minefield-9x9-a4", "peas-a6")
+SHEET_PRESETS = ("harvest-11x5-4up-a4", "minefield-9x9-a4", "peas-a6")
 
 
 def files_of(folder: Path) -> dict[str, bytes]:

@@ -40,10 +40,10 @@ def test_list_shows_every_preset_with_a_description():
 
 
 def test_build_named_presets_writes_and_checks_them(tmp_path):
-    result = CliRunner().invoke(main, ["build", "harvest-10x10-a4", "harvest-8x8-4up-a4", "-o", str(tmp_path)])
+    result = CliRunner().invoke(main, ["build", "harvest-10x10-a4", "harvest-11x5-4up-a4", "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "harvest" / "harvest-10x10-2p-a4.pdf").exists()
-    assert (tmp_path / "harvest" / "harvest-8x8-2p-a4-4up.pdf").exists()
+    assert (tmp_path / "harvest" / "harvest-11x5-2p-a4-4up.pdf").exists()
     assert "2 of 2 preset(s) built and checked" in result.output
 
 

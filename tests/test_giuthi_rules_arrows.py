@@ -21,7 +21,8 @@ import pdfplumber
 import pytest
 
 from printables.check.dispatch import check_file
-from printables.i18n import drawing_in, translate_document
+from printables.layout.language import drawing_in
+from printables.layout.translation import translate_document
 from printables.layout.giuthi_rules import EXAMPLE_KEYS, find_examples, rules_document
 from printables.layout.primitives import Circle, Line, Polygon, Rect, Text
 from printables.paper import pt_to_mm

@@ -49,9 +49,9 @@ def test_default_sheet_is_written_and_passes_every_check(tmp_path):
     "args, grid, cell",
     [
         (["--grid", "12x8", "--cell", "9"], "12x8 at 9.00 mm", 9.0),
-        (["--grid", "14x14", "--players", "4", "--paper", "letter", "--landscape"], "14x14", None),
-        (["--grid", "8x8", "--per-page", "4"], "8x8", None),
-        (["--grid", "10x10", "--paper", "a5", "--coins-per-turn", "3"], "10x10", None),
+        (["--grid", "14x14", "--players", "4", "--paper", "letter"], "14x14", None),
+        (["--grid", "11x5", "--per-page", "4"], "11x5", None),
+        (["--grid", "7x7", "--paper", "a5", "--coins-per-turn", "3"], "7x7", None),
     ],
 )
 def test_variants_are_recovered_from_the_drawing(tmp_path, args, grid, cell):
@@ -79,12 +79,12 @@ def test_cell_size_is_physical(tmp_path):
         (["--grid", "4x4"], "pentomino I cannot be placed"),
         (["--players", "13"], "players 13"),
         (["--players", "1"], "players 1"),
-        (["--cell", "3"], "cell 3 mm: use at least 5 mm"),
+        (["--cell", "3"], "cell 3 mm: use at least 7 mm"),
         (["--cell", "nan"], "cell nan"),
         (["--cell", "inf"], "cell inf"),
-        (["--grid", "1000x1000"], "largest that fits is 36x33"),
-        (["--grid", "3x5", "--per-page", "6", "--paper", "a5"], "6 games per page do not fit a5 portrait at cells of at least 5 mm; at most 1 fits (--per-page 1)"),
-        (["--players", "12", "--paper", "a5", "--grid", "5x5"], "one game per page does not fit a5 portrait at cells of at least 5 mm; the harvesters and a score table for 12 players leave no room for a 3x5 grid; or try a larger --paper"),
+        (["--grid", "1000x1000"], "largest that fits is 25x23, or 23x23 square"),
+        (["--grid", "3x5", "--per-page", "6", "--paper", "a5"], "6 games of 3x5 do not fit a5 portrait at cells of at least 7 mm; at most 1 fits (--per-page 1)"),
+        (["--players", "12", "--paper", "a5", "--grid", "5x5"], "one game per page does not fit a5 portrait at cells of at least 7 mm; the harvesters and a score table for 12 players leave no room for a 3x5 grid; or try a larger --paper"),
         (["--cell", "40"], "largest cell that fits"),
         (["--grid", "80x80"], "largest that fits is"),
         (["--coins-per-turn", "0"], "coins per turn 0"),
@@ -206,7 +206,7 @@ def test_any_sheet_that_is_made_passes_its_check(tmp_path, width, height, player
     path.write_bytes(render_pdf(document))
     results = check_file(path)
     assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
-    assert json.loads(read_pdf(path).subject)["cell_mm"] >= 5
+    assert json.loads(read_pdf(path).subject)["cell_mm"] >= 7
 
 
 # --------------------------------------------------------------------------- printing at home
@@ -217,18 +217,18 @@ def _failed(results):
 
 
 def test_grid_error_names_the_cell_size_asked_and_what_fits_at_it(tmp_path):
-    result = CliRunner().invoke(main, ["harvest", "--grid", "60x60", "--cell", "6", "-o", str(tmp_path / "x.pdf")])
-    assert_one_line_error(result, "at 6 mm cells; the largest that fits is")
-    assert "5 mm" not in result.output  # not the default minimum
+    result = CliRunner().invoke(main, ["harvest", "--grid", "60x60", "--cell", "8", "-o", str(tmp_path / "x.pdf")])
+    assert_one_line_error(result, "at 8 mm cells; the largest that fits is")
+    assert "7 mm" not in result.output  # not the default minimum
     largest = result.output.split("largest that fits is ")[1].split()[0].rstrip(",")
     cols, rows = map(int, largest.split("x"))
-    HarvestSheet(grid=(cols, rows), cell_mm=6)  # the grid it names is made at that cell size
-    assert layout(HarvestSheet(grid=(cols, rows), cell_mm=6)).pages
+    HarvestSheet(grid=(cols, rows), cell_mm=8)  # the grid it names is made at that cell size
+    assert layout(HarvestSheet(grid=(cols, rows), cell_mm=8)).pages
     with pytest.raises(ParameterError):
-        layout(HarvestSheet(grid=(cols + 1, rows + 1), cell_mm=6))
+        layout(HarvestSheet(grid=(cols + 1, rows + 1), cell_mm=8))
 
 
-@pytest.mark.parametrize("args", [["--grid", "60x60", "--cell", "6", "--landscape"], ["--grid", "80x80", "--landscape"],
+@pytest.mark.parametrize("args", [["--grid", "60x60", "--cell", "8", "--landscape"], ["--grid", "80x80", "--landscape"],
                                   ["--grid", "8x8", "--per-page", "6", "--landscape"]])
 def test_grid_error_never_suggests_landscape_when_it_was_given(tmp_path, args):
     result = CliRunner().invoke(main, ["harvest", *args, "-o", str(tmp_path / "x.pdf")])
@@ -237,7 +237,7 @@ def test_grid_error_never_suggests_landscape_when_it_was_given(tmp_path, args):
 
 
 def test_several_games_on_a_page_have_cut_lines_between_them(tmp_path):
-    document = layout(HarvestSheet(grid=(8, 8), players=2, per_page=4))
+    document = layout(HarvestSheet(grid=(11, 5), players=2, per_page=4))
     path = _write(tmp_path, document, "four.pdf")
     assert "cut lines" not in _failed(check_file(path))
     kept = [i for i in document.pages[0].items if not (getattr(i, "dash_mm", None) and i.x1 == i.x2)]
@@ -265,7 +265,7 @@ def _harvesters(document):
 @pytest.mark.parametrize("grid, players, per_page, least_mm", [
     ("10x10", 2, 1, 4.0),  # the default sheet: the harvesters fill the room under the grid
     ("14x14", 4, 1, 3.0),
-    ("8x8", 2, 4, 2.0),  # no room to spare: the reserved 5 x 3 slots
+    ("11x5", 2, 4, 2.0),  # no room to spare: the reserved 5 x 3 slots
 ])
 def test_harvesters_grow_into_the_room_and_stay_apart(grid, players, per_page, least_mm):
     document = layout(HarvestSheet(grid=grid, players=players, per_page=per_page))
@@ -330,8 +330,8 @@ def test_narrow_games_have_no_word_over_another_or_off_the_page(tmp_path, args):
 
 
 def test_three_games_of_8x8_are_made_and_their_score_headers_stand_apart(tmp_path):
-    out = tmp_path / "n3.pdf"
-    assert run("harvest", "--per-page", "3", "--grid", "8x8", "-o", str(out)).exit_code == 0
+    out = tmp_path / "n3.pdf"  # three regions side by side, 88 mm each
+    assert run("harvest", "--per-page", "3", "--grid", "8x8", "--landscape", "-o", str(out)).exit_code == 0
     assert _word_clashes(out)[0] == []
     text = __import__("pdfplumber").open(str(out)).pages[0].extract_text()
     assert text.count("Coins harvested") == 3 and "haTotal" not in text
@@ -339,17 +339,20 @@ def test_three_games_of_8x8_are_made_and_their_score_headers_stand_apart(tmp_pat
 
 @pytest.mark.parametrize("args, message", [
     (["--per-page", "5", "--grid", "6x6", "--landscape"],
-     "per page 5: 5 games per page do not fit a4 landscape at cells of at least 5 mm; at most 3 fit (--per-page 3)"),
+     "per page 5: 5 games of 6x6 do not fit a4 landscape at cells of at least 7 mm; at most 3 fit (--per-page 3)"),
     (["--per-page", "6", "--grid", "6x6", "--landscape"], "at most 3 fit (--per-page 3)"),
     (["--players", "6", "--grid", "6x6", "--per-page", "4"],
-     "per page 4: 4 games per page do not fit a4 portrait at cells of at least 5 mm; at most 2 fit (--per-page 2)"),
+     "per page 4: 4 games of 6x6 do not fit a4 portrait at cells of at least 7 mm; at most 2 fit (--per-page 2)"),
+    (["--grid", "8x8", "--per-page", "4"],  # four 8x8 games were made at 5 mm cells, too small to draw in
+     "per page 4: 4 games of 8x8 do not fit a4 portrait at cells of at least 7 mm; at most 2 fit (--per-page 2); "
+     "with 4 per page the largest grid is 11x5, or 5x5 square"),
 ])
 def test_too_many_narrow_games_are_refused_with_how_many_fit(tmp_path, args, message):
     out = tmp_path / "x.pdf"
     result = CliRunner().invoke(main, ["harvest", *args, "-o", str(out)])
     assert_one_line_error(result, message)
     assert not out.exists()
-    most = int(message.rsplit("--per-page ", 1)[1].rstrip(")"))
+    most = int(message.rsplit("--per-page ", 1)[1].split(")")[0])
     fits = [*args[:args.index("--per-page")], *args[args.index("--per-page") + 2:], "--per-page", str(most)]
     ok = tmp_path / "ok.pdf"
     assert run("harvest", *fits, "-o", str(ok)).exit_code == 0  # what the refusal names is made
@@ -359,15 +362,15 @@ def test_too_many_narrow_games_are_refused_with_how_many_fit(tmp_path, args, mes
 def test_four_games_that_do_not_fit_one_row_are_set_two_by_two():
     from printables.layout.harvest import plan
 
-    # one row of four 5x5 games (43 mm each on A4) had larger cells but no room for the score table
-    _, boxes = plan(HarvestSheet(grid=(5, 5), players=4, per_page=4))
+    # one row of four 5x5 games (43 mm each on A4) would have larger cells but no room for the score table
+    _, boxes = plan(HarvestSheet(grid=(5, 5), players=2, per_page=4))
     assert len({b.x for b in boxes}) == 2 and len({b.y for b in boxes}) == 2
 
 
 def test_a_square_grid_that_does_not_fit_is_told_the_largest_square_too(tmp_path):
     result = CliRunner().invoke(main, ["harvest", "--per-page", "4", "--grid", "10x10", "-o", str(tmp_path / "x.pdf")])
-    assert_one_line_error(result, "the largest that fits is ")
-    said = result.output.split("the largest that fits is ")[1]
+    assert_one_line_error(result, "with 4 per page the largest grid is ")
+    said = result.output.split("the largest grid is ")[1]
     rect, square = said.split(",")[0], said.split(", or ")[1].split(" square")[0]
     side = int(square.split("x")[0])
     assert square == f"{side}x{side}" and rect != square
@@ -390,12 +393,48 @@ def test_the_footer_says_coin_or_coins(tmp_path, coins, footer):
 def test_the_text_fit_check_fails_an_english_sheet_whose_score_headers_collide(tmp_path, monkeypatch):
     import printables.layout.harvest as harvest_layout
 
-    good = _write(tmp_path, layout(HarvestSheet(grid=(8, 8), per_page=3)), "good.pdf")
+    good = _write(tmp_path, layout(HarvestSheet(grid=(8, 8), per_page=3, landscape=True)), "good.pdf")
     assert {r.name: r for r in check_file(good)}["text fits"].ok
     # the old fixed columns: "Total" 14 mm from the right edge, over "Coins harvested" in a narrow table
     real = harvest_layout._score_columns
     monkeypatch.setattr(harvest_layout, "_score_columns", lambda width, names: real(width, names) if width is None else [
         ("Player", 17.0), ("Harvester", 17.0), ("Coins harvested", 10.0), ("Total", width - 44.0)])
-    bad = _write(tmp_path, layout(HarvestSheet(grid=(8, 8), per_page=3)), "bad.pdf")
+    bad = _write(tmp_path, layout(HarvestSheet(grid=(8, 8), per_page=3, landscape=True)), "bad.pdf")
     results = {r.name: r for r in check_file(bad)}
     assert not results["text fits"].ok and "printed over each other" in results["text fits"].detail
+
+
+# --------------------------------------------------------------------------- cells to draw in (issue 24)
+
+DATA = __import__("pathlib").Path(__file__).parent / "data"
+
+
+def test_the_check_fails_the_old_four_up_sheet_of_5_mm_cells():
+    # tests/data/harvest-8x8-4up-5mm-cells.pdf: `harvest --grid 8x8 --per-page 4` as made before
+    # issue 24, four games at 5 mm cells: too small to draw a pentomino in pencil.
+    results = {r.name: r for r in check_file(DATA / "harvest-8x8-4up-5mm-cells.pdf")}
+    assert not results["grid"].ok
+    assert results["grid"].detail == "cells of 5.00 mm are too small to draw a pentomino in pencil; at least 7 mm wanted"
+
+
+@pytest.mark.parametrize("args", [["--per-page", "4"], ["--per-page", "4", "--grid", "11x5"], ["--per-page", "2", "--grid", "8x8"],
+                                  ["--per-page", "3", "--grid", "8x8", "--landscape"], ["--grid", "25x23"]])
+def test_every_sheet_made_has_cells_of_at_least_7_mm_or_is_refused_with_how_many_fit(tmp_path, args):
+    out = tmp_path / "s.pdf"
+    result = CliRunner().invoke(main, ["harvest", *args, "-o", str(out)])
+    if result.exit_code == 2:
+        assert_one_line_error(result, "at cells of at least 7 mm; at most ")
+        assert not out.exists()
+        return
+    assert result.exit_code == 0, result.output
+    cells = [b.w for b in read_pdf(out).pages[0].boxes if b.stroke and not b.fill and abs(b.w - b.h) < 0.01 and b.w >= 4]
+    assert cells and min(cells) >= 7.0 - 0.01
+    assert all(r.ok for r in check_file(out))
+
+
+def test_the_four_up_preset_builds_four_games_at_7_mm_cells(tmp_path):
+    result = CliRunner().invoke(main, ["build", "harvest-11x5-4up-a4", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    (path,) = (tmp_path / "harvest").glob("*.pdf")
+    grid = {r.name: r for r in check_file(path)}["grid"]
+    assert grid.ok and grid.detail.count("at 7.00 mm") == 4

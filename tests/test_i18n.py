@@ -12,7 +12,10 @@ from pypdf import PdfReader
 
 from printables import i18n
 from printables.errors import ParameterError
-from printables.i18n import Translated, break_lines, catalogue, drawing_in, translate_document
+from printables.i18n import Translated
+from printables.i18n.books import catalogue, needs_translation
+from printables.layout.language import break_lines, drawing_in
+from printables.layout.translation import translate_document, translate_items
 from printables import fonts
 from printables.i18n import fonts as lang_fonts
 from printables.layout.primitives import Document, Rect, Text
@@ -87,12 +90,12 @@ def test_pattern_translation_may_not_invent_fields(tmp_path, monkeypatch):
 
 def test_translate_items_is_pure_and_swaps_fonts():
     items = (Rect(0, 0, 10, 10), Text(1, 2, "Total", font="Helvetica-Bold"), Text(1, 5, "12"))
-    out = i18n.translate_items(items, "ko")
+    out = translate_items(items, "ko")
     assert out[0] is items[0]
     assert out[1] == Text(1, 2, "합계", font="NanumGothicBold")
     assert out[2] == Text(1, 5, "12", font="NanumGothic")
     assert items[1].text == "Total"  # the input is untouched
-    assert i18n.translate_items(items, "en") == items
+    assert translate_items(items, "en") == items
 
 
 def test_lang_is_validated():
@@ -182,14 +185,14 @@ def test_korean_pdf_embeds_a_subset_of_nanum_and_reads_back_in_korean():
 def test_a_word_set_letter_under_letter_is_restacked_in_the_translation():
     """Minefield's WHITE band label stands letter under letter: its translation does too."""
     stacked = tuple(Text(5.0, 10.0 + 3.0 * i, ch, anchor="middle", font="Helvetica-Bold") for i, ch in enumerate("WHITE"))
-    korean = [i for i in i18n.translate_items(stacked, "ko") if isinstance(i, Text)]
+    korean = [i for i in translate_items(stacked, "ko") if isinstance(i, Text)]
     assert [(t.text, t.y) for t in korean] == [("백", 16.0)]  # one syllable, at the word's centre
-    turkish = [i for i in i18n.translate_items(stacked, "tr") if isinstance(i, Text)]
+    turkish = [i for i in translate_items(stacked, "tr") if isinstance(i, Text)]
     assert "".join(t.text for t in turkish) == "BEYAZ"
     assert [t.y for t in turkish] == [10.0, 13.0, 16.0, 19.0, 22.0] and {t.x for t in turkish} == {5.0}
     # letters side by side (grid labels) are not a stacked word
     row = tuple(Text(5.0 + 3.0 * i, 10.0, ch) for i, ch in enumerate("WHITE"))
-    assert [t.text for t in i18n.translate_items(row, "ko")] == list("WHITE")
+    assert [t.text for t in translate_items(row, "ko")] == list("WHITE")
 
 
 @pytest.mark.parametrize("lang", ["ko", "tr"])
@@ -262,7 +265,7 @@ def test_every_text_of_the_giuthi_print_card_has_a_translation(lang):
 def test_file_names_and_lists_of_known_texts_need_no_entry_of_their_own():
     book = catalogue("ko")
     # file names read the same in every language
-    assert not i18n.needs_translation("giuthi-board-left-2x6-4seeds.stl")
+    assert not needs_translation("giuthi-board-left-2x6-4seeds.stl")
     assert book.lookup("dremel-3d45-giuthi.ini (PrusaSlicer: File > Import > Import Config)") == \
         "dremel-3d45-giuthi.ini (PrusaSlicer: File > Import > Import Config 메뉴)"
     # a field listing known texts, which hold commas themselves, is translated item by item

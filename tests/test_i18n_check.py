@@ -8,8 +8,9 @@ import json
 import pytest
 
 from printables.check.dispatch import check_file
-from printables.check.language import check_text_fits
-from printables.i18n import drawing_in, translate_document
+from printables.check.lettering import check_text_fits
+from printables.layout.language import drawing_in
+from printables.layout.translation import translate_document
 from printables.layout.primitives import Document, Page, Rect, Text
 from printables.render.pdf import render_pdf
 from printables.sheets import SHEET_KINDS, _load, sheet_params
@@ -150,16 +151,16 @@ def test_a_translated_rules_sheet_with_a_wrong_score_fails(tmp_path):
     path = write_rules_sheet(6, 4, tmp_path / "rules.pdf", "a4", "ko")
     good = _results(path)
     assert good["diagram 7 (the end)"].ok
-    import printables.i18n as i18n
+    from printables.i18n import books
 
-    book = i18n.catalogue("ko")
+    book = books.catalogue("ko")
     key = "Score: South {a} (store {b} + {c} in pits), North {d} (store {e} + {f} in pits): {verdict}."
     # the sheet says the other player won: the check, reading Korean, must notice
     patterns = tuple((r, e, t.replace("{verdict}", "북쪽 승리") if e == key else t) for r, e, t in book.patterns)
     bad = dataclasses.replace(book, patterns=patterns)
     from unittest import mock
 
-    with mock.patch.object(i18n, "catalogue", lambda lang: bad if lang == "ko" else book):
+    with mock.patch.object(books, "catalogue", lambda lang: bad if lang == "ko" else book):
         document = None
         from printables.layout.giuthi_rules import rules_document
 

@@ -43,7 +43,7 @@ def test_the_preflight_reads_each_glyphs_contour_count_as_fonttools_does(tmp_pat
 def _text_fits_by_looking_at_everything(drawing) -> list[str]:
     """The fit check's findings the slow way (as it was before its indexes): every frame for each
     word, every later word (by x0) until one starts right of its end."""
-    from printables.check.language import OVERFLOW_TOLERANCE_MM as tol, OVERLAP_SHARE
+    from printables.check.lettering import OVERFLOW_TOLERANCE_MM as tol, OVERLAP_SHARE
 
     problems = []
     for number, page in enumerate(drawing.pages, 1):
@@ -73,7 +73,7 @@ def test_the_fit_checks_indexes_find_what_looking_at_everything_finds(seed):
     import random
     from pathlib import Path
 
-    from printables.check.language import check_text_fits
+    from printables.check.lettering import check_text_fits
     from printables.check.pdf import Box, PageDrawing, PdfDrawing, Word
 
     rng = random.Random(seed)

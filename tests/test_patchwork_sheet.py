@@ -160,16 +160,33 @@ def test_any_cell_size_packs_every_patch_inside_the_page(tenths):
     assert sorted(p.patch_id for page in pages for p in page) == list(range(len(rules.PATCHES)))
 
 
-def test_track_spaces_never_overlap_and_follow_each_other():
-    for size in (9.0, 12.5, 16.0):
-        spaces = lay.spiral_spaces(size)
-        assert [s.position for s in spaces] == list(range(rules.TRACK_POSITIONS))
-        for i, a in enumerate(spaces):
-            for b in spaces[i + 1:]:
-                assert math.hypot(a.cx - b.cx, a.cy - b.cy) >= a.r + b.r + 1.0
-        for a, b in zip(spaces, spaces[1:]):
-            assert math.hypot(a.cx - b.cx, a.cy - b.cy) <= a.r + b.r + lay.SPACE_GAP_MM + 0.5
-        assert (spaces[-1].cx, spaces[-1].cy) == (0.0, 0.0)  # 53 in the centre
+@pytest.mark.parametrize("size", [8.0, 9.5, 12.0, 14.0, 16.0])
+def test_track_spaces_follow_each_other_one_pitch_apart_and_the_laps_stand_apart(size):
+    spaces = lay.spiral_spaces(size)
+    assert [s.position for s in spaces] == list(range(rules.TRACK_POSITIONS))
+    assert (spaces[-1].cx, spaces[-1].cy) == (0.0, 0.0)  # 53 in the centre
+    pitch, step_gap, lap_gap = lay.track_pitch_mm(size), lay.space_gap_mm(size), lay.lap_gap_mm(size)
+    for a, b in zip(spaces[:-2], spaces[1:-1]):  # every step is one pitch, centre to centre
+        assert math.hypot(a.cx - b.cx, a.cy - b.cy) == pytest.approx(pitch, abs=1e-6)
+    last, centre = spaces[-2], spaces[-1]  # into the centre: the same gap between rims
+    assert math.hypot(last.cx, last.cy) - last.r - centre.r == pytest.approx(step_gap, abs=1e-6)
+    for i, a in enumerate(spaces):  # spaces that do not follow each other: at least a lap apart
+        for b in spaces[i + 2:]:
+            assert math.hypot(a.cx - b.cx, a.cy - b.cy) - a.r - b.r >= lap_gap - 1e-6, (a.position, b.position)
+    assert lap_gap >= 1.5 * step_gap
+
+
+@pytest.mark.parametrize("size", [8.0, 12.0, 16.0])
+def test_the_track_runs_straight_and_turns_clockwise_inwards(size):
+    spaces = lay.spiral_spaces(size)
+    # Square: most steps run along x or y.
+    straight = sum(1 for a, b in zip(spaces[:-1], spaces[1:]) if min(abs(a.cx - b.cx), abs(a.cy - b.cy)) < 1e-6)
+    assert straight >= 0.6 * rules.FINAL_POSITION
+    # Walking inwards the path turns clockwise on the page (y down): positive cross products.
+    turns = [(b.cx - a.cx) * (c.cy - b.cy) - (b.cy - a.cy) * (c.cx - b.cx) for a, b, c in zip(spaces, spaces[1:], spaces[2:])]
+    assert all(t >= -1e-6 for t in turns) and sum(t > 1e-6 for t in turns) >= 8
+    # Space 0 starts on the top run, heading right.
+    assert spaces[0].cy == pytest.approx(min(s.cy for s in spaces)) and spaces[1].cx > spaces[0].cx
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,32 +482,94 @@ def test_check_fails_without_the_publishers_box_or_the_advice(tmp_path):
     assert not results["card advice"].ok and "page(s) [1]" in results["card advice"].detail
 
 
-def _spiral_by_definition(space_mm):
-    """The track's spaces found by bisecting _spiral_length itself (what _spiral_spaces writes out)."""
-    import math
+# ---------------------------------------------------------------------------------------------
+# The time track as a path (issue 24): measured from the PDF, never from the layout
 
-    r_space = space_mm / 2
-    r_centre = lay.CENTRE_SCALE * r_space
-    pitch, step = space_mm + lay.RING_GAP_MM, space_mm + lay.SPACE_GAP_MM
-    first = r_centre + lay.SPACE_GAP_MM + r_space
-    b = pitch / (2 * math.pi)
-    start = lay._spiral_length(first, pitch)
-    places = []
-    for j in range(1, rules.TRACK_POSITIONS):
-        target = start + (j - 1) * step
-        lo, hi = first, first + 2 * math.pi * b * 20
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if lay._spiral_length(mid, pitch) < target else (lo, mid)
-        places.append((rules.FINAL_POSITION - j, lo, (lo - first) / b))
-    outer_t = places[-1][2]
-    spaces = [(rules.FINAL_POSITION, 0.0, 0.0, r_centre)]
-    for position, radius, t in places:
-        angle = -math.pi / 2 + (outer_t - t)
-        spaces.append((position, radius * math.cos(angle), radius * math.sin(angle), r_space))
-    return sorted(spaces)
+DATA = __import__("pathlib").Path(__file__).parent / "data"
+TRACK_CHECKS = ("track positions", "track pitch", "track laps", "track path", "track arrows")
 
 
-@pytest.mark.parametrize("size", [6.0, 9.5, 12.0, 13.5, 14.0, 16.0])
-def test_the_track_spiral_is_the_bisection_of_its_arc_length(size):
-    assert [(s.position, s.cx, s.cy, s.r) for s in lay.spiral_spaces(size)] == _spiral_by_definition(size)
+def test_the_check_fails_the_old_oval_spiral():
+    # tests/data/patchwork-track-oval-spiral.pdf: `patchwork --part track` as made before issue 24,
+    # an oval spiral whose laps crowd each other, linked by faint dashes.
+    results = {r.name: r for r in check_patchwork(read_pdf(DATA / "patchwork-track-oval-spiral.pdf"))}
+    assert not results["track laps"].ok
+    assert "2 and 25 (3.4 mm)" in results["track laps"].detail  # 25 beside 2, as the issue saw
+    assert not results["track arrows"].ok and "no arrowhead from 0 to 1" in results["track arrows"].detail
+
+
+@pytest.mark.parametrize("options", [{}, {"paper": "letter"}, {"paper": "a5"}, {"ink": "low"}, {"lang": "ko"},
+                                     {"lang": "tr"}, {"leather": "revised"}])
+def test_every_track_is_an_even_square_spiral_with_arrows(tmp_path, options):
+    document = render_sheet("patchwork", PatchworkSheet(part="track", **options))
+    path = tmp_path / "track.pdf"
+    path.write_bytes(document)
+    results = {r.name: r for r in check_patchwork(read_pdf(path))}
+    assert all(results[name].ok for name in TRACK_CHECKS), [str(results[n]) for n in TRACK_CHECKS]
+    assert all(r.ok for r in results.values()), [str(r) for r in results.values() if not r.ok]
+
+
+def _track_items(document):
+    return list(document.pages[0].items)
+
+
+def test_the_check_fails_a_track_without_arrowheads_or_with_one_turned_back(tmp_path):
+    document = lay.layout(PatchworkSheet(part="track"))
+    items = _track_items(document)
+    heads = [i for i, it in enumerate(items) if isinstance(it, Polygon) and len(it.points) == 3]
+    assert len(heads) == rules.FINAL_POSITION
+    kept = [it for i, it in enumerate(items) if i not in heads]
+    results = _results(_with_page(document, 0, kept), tmp_path, "noarrows.pdf")
+    assert not results["track arrows"].ok and "no arrowhead from 0 to 1" in results["track arrows"].detail
+    turned = list(items)
+    tip, b, c = items[heads[10]].points  # the step from 10 to 11: turned round where it stands, to point at 10
+    mx, my = (tip[0] + (b[0] + c[0]) / 2) / 2, (tip[1] + (b[1] + c[1]) / 2) / 2
+    turned[heads[10]] = dataclasses.replace(items[heads[10]], points=tuple((2 * mx - x, 2 * my - y) for x, y in (tip, b, c)))
+    results = _results(_with_page(document, 0, turned), tmp_path, "turned.pdf")
+    assert not results["track arrows"].ok
+    assert results["track arrows"].detail == "the arrowhead between 10 and 11 does not point from 10 to 11"
+
+
+def test_the_check_fails_a_track_whose_spaces_are_out_of_order(tmp_path):
+    document = lay.layout(PatchworkSheet(part="track"))
+    swap = {"7": "30", "30": "7"}  # two spaces on neighbouring laps trade numbers
+    items = [dataclasses.replace(it, text=swap[it.text]) if isinstance(it, Text) and it.text in swap else it
+             for it in _track_items(document)]
+    results = _results(_with_page(document, 0, items), tmp_path)
+    assert not results["track pitch"].ok and "spaces 6 and 7 are" in results["track pitch"].detail
+    assert not results["track path"].ok and "crosses" in results["track path"].detail
+
+
+def test_the_check_fails_a_track_whose_laps_crowd_each_other(tmp_path, monkeypatch):
+    # Laps only as far apart as the spaces along the track: the old spiral's fault, drawn square.
+    monkeypatch.setattr(lay, "LAP_GAP", lay.SPACE_GAP)
+    lay._spiral.cache_clear()
+    try:
+        results = _results(lay.layout(PatchworkSheet(part="track")), tmp_path)
+    finally:
+        lay._spiral.cache_clear()
+    assert results["track pitch"].ok and results["track path"].ok and results["track arrows"].ok
+    assert not results["track laps"].ok and "stand as close as those that do" in results["track laps"].detail
+
+
+def test_the_check_fails_uneven_steps(tmp_path):
+    document = lay.layout(PatchworkSheet(part="track"))
+    items = _track_items(document)
+    # Space 12 (its circle and everything inside it) moved 4 mm along the track towards 13.
+    circle = next(it for it in items if isinstance(it, Circle) and any(
+        isinstance(t, Text) and t.text == "12" and abs(t.x - it.cx) < 1e-6 for t in items) and it.r > 4)
+    nxt = next(it for it in items if isinstance(it, Circle) and any(
+        isinstance(t, Text) and t.text == "13" and abs(t.x - it.cx) < 1e-6 for t in items) and it.r > 4)
+    d = math.hypot(nxt.cx - circle.cx, nxt.cy - circle.cy)
+    ux, uy = 4.0 * (nxt.cx - circle.cx) / d, 4.0 * (nxt.cy - circle.cy) / d
+
+    def moved(it):
+        if isinstance(it, Circle) and math.hypot(it.cx - circle.cx, it.cy - circle.cy) < circle.r:
+            return dataclasses.replace(it, cx=it.cx + ux, cy=it.cy + uy)
+        if isinstance(it, Text) and it.text == "12":
+            return dataclasses.replace(it, x=it.x + ux, y=it.y + uy)
+        return it
+
+    results = _results(_with_page(document, 0, [moved(it) for it in items]), tmp_path)
+    assert not results["track pitch"].ok
+    assert "spaces 11 and 12 are" in results["track pitch"].detail and "spaces 12 and 13 are" in results["track pitch"].detail

@@ -42,12 +42,12 @@ def test_the_stated_maxima_are_what_the_cards_hold():
 
 
 def test_a_150x150_mask_is_refused_before_it_is_analysed(tmp_path, monkeypatch):
-    import printables.rules.peas as rules
+    import printables.rules.peas_play as play
 
     def analysed(*args, **kwargs):
         raise AssertionError("the mask was analysed")
 
-    monkeypatch.setattr(rules, "analyse_layout", analysed)
+    monkeypatch.setattr(play, "analyse_layout", analysed)
     mask = "/".join(["o" * 150] * 150)
     start = time.monotonic()
     result = _peas(tmp_path, "--layout", mask)

@@ -123,8 +123,10 @@ def test_own_mask_is_measured_and_named_as_such(tmp_path):
     assert not failed(results), [str(r) for r in results]
     drawing = read_pdf(out)
     params = json.loads(drawing.subject)
-    measured = rules.analyse_layout(rules.Layout.parse(mask), games=pea_params.ANALYSIS_GAMES,
-                                    seed=pea_params.ANALYSIS_SEED, policy=pea_params.ANALYSIS_POLICY).mean
+    from printables.rules.peas_play import analyse_layout
+
+    measured = analyse_layout(rules.Layout.parse(mask), games=pea_params.ANALYSIS_GAMES,
+                             seed=pea_params.ANALYSIS_SEED, policy=pea_params.ANALYSIS_POLICY).mean
     assert params["layout_name"] is None and params["expected_smushed"] == round(measured, 2)
     text = " ".join(drawing.pages[0].text.split())
     assert "Layout: your own mask (8 peas)" in text and rules.difficulty_text(measured) in text
@@ -224,7 +226,8 @@ def test_cards_are_their_true_size_and_peas_their_true_diameter():
 def test_portrait_rules_run_on_from_beside_the_tally_box_to_under_it(card):
     # A portrait card sets the rules' first lines beside the tally box and the rest under it at
     # full width: one paragraph at one leading, never a blank band in mid-sentence.
-    from printables.i18n import catalogue, drawing_in
+    from printables.i18n.books import catalogue
+    from printables.layout.language import drawing_in
 
     mean = rules.EXPECTED_SMUSHED[card.layout]
     with drawing_in(card.lang):

@@ -219,7 +219,7 @@ def test_a_build_killed_with_sigkill_leaves_no_worker_behind(tmp_path):
 def test_a_worker_ends_when_its_parent_has_changed(tmp_path):
     """The portable guard (no prctl): a process whose parent is not the one it was started by ends."""
     code = ("import os, sys, time; from printables import lifeline; "
-            "lifeline._set_death_signal = lambda: False; lifeline.die_with_parent(int(sys.argv[1])); time.sleep(30)")
+            "lifeline.set_parent_death_signal = lambda signum: False; lifeline.die_with_parent(int(sys.argv[1])); time.sleep(30)")
     started = time.monotonic()
     result = subprocess.run([sys.executable, "-c", code, "1"], env=_env(), timeout=20)  # its parent is not pid 1
     assert result.returncode == 1
@@ -571,12 +571,19 @@ def test_check_reads_a_folder_reached_twice_through_links_once(tmp_path):
     assert output.count("m.pdf\n") == 1
 
 
-def _pdf_with_stream(raw: bytes) -> bytes:
-    """A one-page PDF whose content stream is ``raw`` (Flate-compressed here)."""
+def _pdf_with_stream(raw: bytes, ascii85: bool = False) -> bytes:
+    """A one-page PDF whose content stream is ``raw`` (Flate-compressed here; then ASCII85-encoded,
+    as reportlab writes its streams, with ``ascii85``)."""
+    import base64
+
     data = zlib_compress(raw)
+    filters = b"/FlateDecode"
+    if ascii85:
+        data = base64.a85encode(data, wrapcol=72) + b"~>"
+        filters = b"[/ASCII85Decode /FlateDecode]"
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>",
-               b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream"]
+               b"<< /Length %d /Filter %s >>\nstream\n" % (len(data), filters) + data + b"\nendstream"]
     out = b"%PDF-1.4\n"
     offsets = []
     for number, body in enumerate(objects, 1):
@@ -665,3 +672,30 @@ def test_python_dash_m_printables_is_the_command_line_while_the_package_imports(
     assert not printables.is_command_line()
     monkeypatch.setattr(sys, "orig_argv", [sys.executable, "-m", "printables.other"])
     assert not printables.is_command_line()
+
+
+def test_an_ascii85_wrapped_stream_inflating_past_the_limit_is_a_fail_line(tmp_path):
+    """reportlab's own encoding (ASCII85 over Flate) is decoded before it is inflated, in bounds."""
+    from printables.check.bounds import MAX_PDF_STREAM_BYTES
+
+    bomb = tmp_path / "bomb85.pdf"
+    bomb.write_bytes(_pdf_with_stream(b"0 0 m " * ((MAX_PDF_STREAM_BYTES + 6_000_000) // 6), ascii85=True))
+    assert bomb.stat().st_size < 1_000_000
+    code, output = _check_lines(bomb)
+    assert code == 1
+    assert "FAIL PDF streams: bomb85.pdf: a stream would inflate to more than 64 MB" in output
+
+
+def test_a_filter_name_spelt_inside_a_stream_s_data_is_not_a_filter(tmp_path):
+    """ASCII85 text may spell /RL (a Giuthi rules sheet's did): only dictionaries name filters."""
+    from printables.check.bounds import bounds_problem
+
+    pdf = _pdf_with_stream(b"0 0 m " * 1000, ascii85=True)
+    head, _, tail = pdf.partition(b"stream\n")
+    spelt = tmp_path / "spelt.pdf"
+    spelt.write_bytes(head + b"stream\n/RL@GO6" + tail)
+    assert bounds_problem(spelt) is None
+    named = tmp_path / "named.pdf"
+    named.write_bytes(pdf.replace(b"/Filter [/ASCII85Decode /FlateDecode]", b"/Filter [/ASCII85Decode /RL]"))
+    result = bounds_problem(named)
+    assert result is not None and "uses the RL filter" in result.detail

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from printables.serve import lifeline
+from printables import lifeline
 from printables.serve.jobs import Jobs
 
 WORKER_GONE_S = 5 + lifeline.GRACE_S  # the issue's bound, plus the SIGKILL grace of a worker that lingers
@@ -119,7 +119,7 @@ def test_a_killed_servers_worker_dies_with_it(tmp_path):
 
 GROUP_CHILD = textwrap.dedent("""
     import subprocess, sys, time
-    from printables.serve import lifeline
+    from printables import lifeline
     lifeline.hold_on()
     slicer = subprocess.Popen(["sleep", "300"])  # stands for PrusaSlicer, in the worker's group
     print(slicer.pid, flush=True)
@@ -128,7 +128,7 @@ GROUP_CHILD = textwrap.dedent("""
 
 PARENT = textwrap.dedent("""
     import os, subprocess, sys, time
-    from printables.serve import lifeline
+    from printables import lifeline
     way = sys.argv[1]
     read_end, write_end, env = lifeline.open_lifeline()
     if way == "signal":  # the kernel's parent-death signal alone

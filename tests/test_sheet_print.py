@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pdfplumber
 
-from printables.i18n import catalogue
+from printables.i18n.books import catalogue
 import pytest
 from click.testing import CliRunner
 
@@ -195,9 +195,9 @@ def test_patchwork_time_tokens_are_at_least_12_mm(built, name):
 @pytest.mark.parametrize(
     "args, says, never",
     [
-        (["--grid", "60x60", "--cell", "7"], "at 7 mm cells", "5 mm"),
-        (["--grid", "60x60", "--cell", "7", "--landscape"], "at 7 mm cells", "--landscape"),
-        (["--grid", "90x90", "--landscape"], "at cells of at least 5 mm", "--landscape"),
+        (["--grid", "60x60", "--cell", "8"], "at 8 mm cells", "7 mm"),
+        (["--grid", "60x60", "--cell", "8", "--landscape"], "at 8 mm cells", "--landscape"),
+        (["--grid", "90x90", "--landscape"], "at cells of at least 7 mm", "--landscape"),
     ],
 )
 def test_harvest_grid_errors_name_the_cell_asked_and_suggest_only_what_helps(tmp_path, args, says, never):

@@ -17,7 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from printables.i18n import LANGS, drawing_in  # noqa: E402
+from printables.i18n import LANGS  # noqa: E402
+from printables.layout.language import drawing_in  # noqa: E402
 from printables.layout import patchwork as lay  # noqa: E402
 from printables.paper import SHEET_PAPERS  # noqa: E402
 from printables.params.base import from_mapping, load_preset  # noqa: E402

@@ -3,12 +3,9 @@ between runs; one serial run per operation makes a rebuild byte-identical."""
 
 from __future__ import annotations
 
+import cadquery as cq
 from OCP.BRepAlgoAPI import BRepAlgoAPI_Cut, BRepAlgoAPI_Fuse
 from OCP.TopTools import TopTools_ListOfShape
-
-from printables.cad import import_cadquery
-
-cq = import_cadquery()  # without its VTK display modules
 
 
 def _serial(op, shape: cq.Shape, tools: list[cq.Shape], what: str) -> cq.Shape:

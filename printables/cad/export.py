@@ -12,17 +12,15 @@ import re
 import tempfile
 from pathlib import Path
 
+import cadquery as cq
 import numpy as np
 from OCP.BRep import BRep_Tool
 from OCP.BRepMesh import BRepMesh_IncrementalMesh
 from OCP.TopAbs import TopAbs_Orientation
 from OCP.TopLoc import TopLoc_Location
 
-from printables.cad import import_cadquery
 from printables.cad.workplane import Workplane
 from printables.fileio import write_atomic
-
-cq = import_cadquery()  # without its VTK display modules
 
 WELD_MM = 1e-6  # edge nodes that two faces share agree far better than this
 STEP_TIMESTAMP = "2000-01-01T00:00:00"  # STEP headers carry the export time; fix it

@@ -16,10 +16,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cadquery as cq
 from OCP.Bnd import Bnd_Box
 from OCP.BRepBndLib import BRepBndLib
 
-from printables.cad import booleans, export, import_cadquery
+from printables.cad import booleans, export
 from printables.cad.workplane import Workplane
 from printables.fileio import write_atomic
 from printables.layout.giuthi_board import (
@@ -38,7 +39,6 @@ from printables.layout.giuthi_board import (
 )
 from printables.params.giuthi_board import GiuthiBoardParams
 
-cq = import_cadquery()  # without its VTK display modules
 
 # Chordal deviation 0.05 mm is a quarter of a layer: pit rims (r 18 mm) get ~42 facets, the
 # knuckles and bores are limited by the angular tolerance (0.25 rad, ~25 facets round).

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cadquery as cq
 import numpy as np
 from OCP.BRepBuilderAPI import BRepBuilderAPI_GTransform
 from OCP.gp import gp_GTrsf
 
-from printables.cad import booleans, export, import_cadquery
+from printables.cad import booleans, export
 from printables.cad.workplane import Workplane
 from printables.fileio import write_atomic
 from printables.params.giuthi_seeds import (
@@ -23,8 +24,6 @@ from printables.params.giuthi_seeds import (
     seed_width_mm,
     stl_name,
 )
-
-cq = import_cadquery()  # without its VTK display modules
 
 STL_TOLERANCE_MM = 0.03  # chordal deviation, absolute: far below a 0.2 mm layer, beans look smooth
 # The STL is meshed in unit space (see ``mesh_arrays``): there the chordal tolerance is

@@ -9,9 +9,7 @@ same origin, x direction and normal), so every shape it makes is the same, bit f
 
 from __future__ import annotations
 
-from printables.cad import import_cadquery
-
-cq = import_cadquery()  # without its VTK display modules
+import cadquery as cq
 
 # name: (x direction, normal), as cadquery's Plane.named lists them
 _NAMED = {

@@ -9,6 +9,7 @@ memory), or a PDF filter printables never writes (LZW, run-length: their expansi
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import stat
@@ -29,6 +30,7 @@ MAX_3MF_ENTRIES = 1000
 STREAM_RE = re.compile(rb"(?<!end)stream(?:\r\n|\n|\r)")
 # Filters whose output printables never writes and whose expansion has no practical bound.
 UNBOUNDED_FILTER_RE = re.compile(rb"/(LZWDecode|RunLengthDecode|LZW|RL)(?![A-Za-z0-9#])")
+ASCII85_RE = re.compile(rb"/(ASCII85Decode|A85)(?![A-Za-z0-9#])")
 CHUNK_BYTES = 1 << 16
 
 
@@ -62,27 +64,55 @@ def bounds_problem(path: Path) -> CheckResult | None:
 
 
 def _pdf_problem(path: Path) -> CheckResult | None:
-    """Every Flate stream inflated in bounded steps (never more than the limits), before any reader."""
+    """Every Flate stream inflated in bounded steps (never more than the limits), before any reader.
+
+    Filter names are looked for only between streams (in the objects' dictionaries), never in a
+    stream's own data, where ASCII85 text can spell ``/RL``. A stream whose dictionary names
+    ASCII85 is decoded first (ASCII85 only shrinks what it is given), then inflated as the others.
+    """
     try:
         data = path.read_bytes()
     except OSError as error:
         return CheckResult("file", False, f"{path.name}: cannot read it ({error.strerror or error})")
-    found = UNBOUNDED_FILTER_RE.search(data)
-    if found:
-        return CheckResult("PDF streams", False, f"{path.name}: a stream uses the {found.group(1).decode()} filter, "
-                                                 "which printables never writes; not read")
-    view = memoryview(data)
     total = 0
+    position = 0  # where the last stream's data ended: what follows up to the next stream is objects
     for match in STREAM_RE.finditer(data):
+        if match.start() < position:
+            continue  # the word inside a stream's own data
+        between = data[position:match.start()]
+        found = UNBOUNDED_FILTER_RE.search(between)
+        if found:
+            return _unbounded(path, found)
+        end = data.find(b"endstream", match.end())
+        position = len(data) if end < 0 else end
+        body = memoryview(data)[match.end():position]
+        if ASCII85_RE.search(between, max(0, between.rfind(b"obj"))):  # this stream's own dictionary
+            body = memoryview(_ascii85(body))
         allowance = min(MAX_PDF_STREAM_BYTES, MAX_PDF_INFLATED_BYTES - total)
-        produced = _inflated_size(view, match.end(), allowance)
+        produced = _inflated_size(body, 0, allowance)
         if produced is None:
             limit = MAX_PDF_STREAM_BYTES if allowance == MAX_PDF_STREAM_BYTES else MAX_PDF_INFLATED_BYTES
             what = "a stream" if limit == MAX_PDF_STREAM_BYTES else "its streams"
             return CheckResult("PDF streams", False, f"{path.name}: {what} would inflate to more than {_mb(limit)} "
                                                      "(a sheet's are under 10 MB); not read")
         total += produced
-    return None
+    found = UNBOUNDED_FILTER_RE.search(data, position)
+    return _unbounded(path, found) if found else None
+
+
+def _unbounded(path: Path, found: re.Match) -> CheckResult:
+    return CheckResult("PDF streams", False, f"{path.name}: a stream uses the {found.group(1).decode()} filter, "
+                                             "which printables never writes; not read")
+
+
+def _ascii85(body: memoryview) -> bytes:
+    """A stream's ASCII85 data decoded (b"" when it is damaged: the readers will say)."""
+    text = bytes(body)
+    stop = text.find(b"~>")
+    try:
+        return base64.a85decode(text if stop < 0 else text[:stop])
+    except ValueError:
+        return b""
 
 
 def _inflated_size(view: memoryview, start: int, allowance: int) -> int | None:

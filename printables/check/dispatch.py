@@ -116,31 +116,9 @@ def check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
         problem = bounds_problem(Path(path))  # a pipe, a huge file or a zip bomb is never read
         if problem is not None:
             return [problem]
-        with _small_pages():
-            return _check_file(Path(path), slicer)
+        return _check_file(Path(path), slicer)
     except Exception as error:  # a file damaged in a way no check foresaw is still a failed check
         return [CheckResult("read file", False, f"{Path(path).name}: {type(error).__name__}: {error}")]
-
-
-@contextmanager
-def _small_pages():
-    """numpy's advice to the kernel to back large arrays with huge pages, off while a file is
-    checked (then set back as it was).
-
-    The mesh checks make many short-lived rasters of a few to tens of MB; the kernel makes each
-    huge page on first touch, compacting memory for it, and that cost (system time) was a tenth of
-    the checks' CPU time and far more than it saves. The advice changes where memory comes from,
-    never a value."""
-    try:
-        from numpy._core.multiarray import _set_madvise_hugepage
-    except ImportError:  # another numpy: its own default
-        yield
-        return
-    was = _set_madvise_hugepage(False)
-    try:
-        yield
-    finally:
-        _set_madvise_hugepage(was)
 
 
 def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
@@ -261,7 +239,7 @@ def _check_open_pdf(path: Path, pdf, reader) -> list[CheckResult]:
     try:
         results = [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing)
         if kind in LETTERED:
-            from printables.check.language import check_lettering
+            from printables.check.lettering import check_lettering
 
             results += check_lettering(path, kind, drawing.parameters(), [page.text for page in drawing.pages], drawing)
         return results + printing

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+from printables.check.bounds import bounds_problem
 from printables.check.pdf import PdfDrawing, check_page_size
 from printables.check.language import lang_of, said, said_regex
 from printables.check.results import CheckResult
@@ -85,6 +86,9 @@ def check_print_card(drawing: PdfDrawing) -> list[CheckResult]:
     results.append(CheckResult("3MF beside each part", bool(named) and not no_3mf,
                                f"no .3mf for {', '.join(no_3mf)}" if no_3mf else f"{len(named)} 3MF file(s), one per part"))
     manifests = sorted(folder.glob("giuthi-board-*.json"))
+    problem = bounds_problem(manifests[0]) if manifests else None  # a pipe or a huge file is never read
+    if problem is not None:
+        return results + [problem]
     if manifests:
         results += check_against_manifest(flat, json.loads(manifests[0].read_text()), folder, lang)
     match = _find(lang, SEED_COPIES, flat)

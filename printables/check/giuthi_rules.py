@@ -22,7 +22,7 @@ from printables.check.parsing import open_pdf
 from printables.check.pdf import PdfDrawing, PageDrawing, Word, check_page_size
 from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
-from printables.i18n import catalogue
+from printables.i18n.books import catalogue
 from printables.paper import pt_to_mm
 from printables.rules import giuthi as rules
 

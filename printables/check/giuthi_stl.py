@@ -21,6 +21,7 @@ import numpy as np
 import trimesh
 from scipy import ndimage
 
+from printables.check.bounds import bounds_problem
 from printables.check.mesh_sections import distance_to_sides, inside, section_loops
 from printables.check.results import CheckResult
 from printables.check.mesh_cache import load_stl, load_stl_keyed, remembered
@@ -81,6 +82,9 @@ class Cavity:
 
 def load_manifest(path: Path) -> tuple[dict, GiuthiBoardParams]:
     """Read the manifest JSON and rebuild (and so re-validate) the parameters."""
+    problem = bounds_problem(path)  # a pipe or a huge file beside the mesh is never read
+    if problem is not None:
+        raise ValueError(problem.detail)
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except UnicodeDecodeError:

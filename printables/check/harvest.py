@@ -29,7 +29,8 @@ from printables.rules.facts import GAME_FACTS
 
 # Grid cells are stroked, unfilled squares; harvester diagrams are filled squares. That is the
 # sheet's drawing convention: everything else (sizes, shapes, counts) is recovered from geometry.
-GRID_MIN_CELL_MM = 4.0
+GRID_MIN_CELL_MM = 4.0  # smaller stroked squares are not looked at as grid cells
+DRAWABLE_CELL_MM = 7.0  # a pentomino is drawn into the grid in pencil: smaller cells are too cramped for it
 LABEL_REACH_MM = 6.0  # column letters stand at most this far above the cells, row numbers left of them
 LABEL_ALIGN = 0.3  # a label's centre lies within this fraction of a cell of its column's or row's centre
 # The parameters a sheet records in its subject; one more or one less means the file was altered.
@@ -149,12 +150,16 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
             problems.append(f"grid is {cols}x{rows}, expected {width}x{height}")
         if abs(cell - params["cell_mm"]) > SIZE_TOLERANCE_MM:
             problems.append(f"cells are {cell:.3f} mm, expected {params['cell_mm']:g} mm")
+        if cell < DRAWABLE_CELL_MM - SIZE_TOLERANCE_MM:
+            problems.append(f"cells of {cell:.2f} mm are too small to draw a pentomino in pencil; "
+                            f"at least {DRAWABLE_CELL_MM:g} mm wanted")
         spread = max(b.w for b in group) - min(b.w for b in group)
         if spread > SIZE_TOLERANCE_MM:
             problems.append(f"cell sizes vary by {spread:.3f} mm")
     if len(grids) != per_page:
         problems.append(f"{len(grids)} grid(s) drawn, expected {per_page}")
-    results.append(CheckResult("grid", not problems, "; ".join(problems) or f"{len(grids)} grid(s): {', '.join(found)}"))
+    results.append(CheckResult("grid", not problems,
+                               "; ".join(dict.fromkeys(problems)) or f"{len(grids)} grid(s): {', '.join(found)}"))
     labels = [f"grid {i}: {p}" for i, group in enumerate(grids, 1) for p in grid_label_problems(page, group)]
     results.append(CheckResult("coordinates", bool(grids) and not labels,
                                "; ".join(labels[:6]) + (" …" if len(labels) > 6 else "") if labels

@@ -9,7 +9,8 @@ The sheet's drawing conventions, which is all this module assumes:
   circles inside it are its holes);
 - a quilt square is a stroked square without fill;
 - a time-track space is a circle with its position printed inside; a button (circle) inside it
-  marks an income space, a small square a leather space; the edition is printed as
+  marks an income space, a small square a leather space; a filled triangle between two spaces is
+  an arrowhead, its tip the corner across from its shortest side; the edition is printed as
   "<classic|revised> edition".
 Sizes, shapes, numbers and positions are all recovered from geometry and compared with the rule core.
 """
@@ -41,6 +42,7 @@ from printables.check.pdf import (
 )
 from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
+from printables.paper import pt_to_mm
 from printables.rules import patchwork as rules
 from printables.rules.facts import GAME_FACTS
 
@@ -53,7 +55,14 @@ HOURGLASS_ASPECT = 1.3  # an hourglass is at least this much taller than wide
 TIME_GAP_MAX = 0.2  # the time number starts within this fraction of a square right of its hourglass
 TRACK_SPACE_MIN_MM = 5.0
 MARK_MIN, MARK_MAX = 0.15, 0.6  # a mark in a track space, as a fraction of the space's diameter
-TRACK_STEP_SLACK_MM = 6.0  # neighbouring spaces are at most this far apart, rim to rim
+TRACK_STEP_SLACK_MM = 8.0  # neighbouring spaces are at most this far apart, rim to rim
+TRACK_SPACE_MAX_MM = 60.0  # a numbered outline wider than this is not a space (the track's band)
+PITCH_TOLERANCE = 0.10  # every step along the track is within 10 % of the track's pitch
+CROWDING = 1.5  # no two spaces that do not follow each other stand closer, rim to rim, than this many
+                # times the widest gap between spaces that do: the laps are plainly apart
+ARROW_MIN_MM = 3.0  # an arrowhead between two spaces is at least this long (read at arm's length)
+ARROW_AIM = 0.95  # an arrowhead points along the step: cosine of the angle between them
+ARROW_OFF_LINE_MM = 1.0  # an arrowhead's centre lies this close to the line between the two centres
 ADVICE_PHRASES = ("Print on card", "glue the printed sheet to thin card", "Cut on the solid dark")
 TIME_TOKEN_MIN_MM = 12.0  # a time token's disc, to pick up and stack on the track
 
@@ -360,7 +369,7 @@ class FoundSpace:
 
 def read_track(page: PageDrawing) -> list[FoundSpace]:
     """Every numbered circle on the track page with the marks inside it."""
-    circles = [c for c in page.curves if _is_square(c, 0.1) and c.x1 - c.x0 >= TRACK_SPACE_MIN_MM]
+    circles = [c for c in page.curves if _is_square(c, 0.1) and TRACK_SPACE_MIN_MM <= c.x1 - c.x0 <= TRACK_SPACE_MAX_MM]
     spaces = []
     for word in page.words:
         value = _integer(word)
@@ -385,14 +394,168 @@ def read_track(page: PageDrawing) -> list[FoundSpace]:
     return spaces
 
 
+def _rim_gap(a: FoundSpace, b: FoundSpace) -> float:
+    return math.hypot(a.cx - b.cx, a.cy - b.cy) - a.r - b.r
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    n = len(ordered)
+    return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+
+
+def _crosses(p1, p2, q1, q2) -> bool:
+    """Whether segments p1-p2 and q1-q2 cross or touch."""
+    def side(a, b, c) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    def on(a, b, c) -> bool:  # c, known to be in line with a-b, lies between a and b
+        return min(a[0], b[0]) - 1e-9 <= c[0] <= max(a[0], b[0]) + 1e-9 and min(a[1], b[1]) - 1e-9 <= c[1] <= max(a[1], b[1]) + 1e-9
+
+    eps = 1e-9
+    d1, d2 = side(q1, q2, p1), side(q1, q2, p2)
+    d3, d4 = side(p1, p2, q1), side(p1, p2, q2)
+    if ((d1 > eps and d2 < -eps) or (d1 < -eps and d2 > eps)) and ((d3 > eps and d4 < -eps) or (d3 < -eps and d4 > eps)):
+        return True
+    return any(abs(d) <= eps and on(a, b, c) for d, a, b, c in
+               ((d1, q1, q2, p1), (d2, q1, q2, p2), (d3, p1, p2, q1), (d4, p1, p2, q2)))
+
+
+def _distance_to_segment(point, a, b) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((point[0] - a[0]) * dx + (point[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(a[0] + t * dx - point[0], a[1] + t * dy - point[1])
+
+
+def check_track_shape(track: list[FoundSpace]) -> list[CheckResult]:
+    """The track measured as a path: ``track[i]`` is space i. Steps of one even pitch (within 10 %),
+    the laps plainly apart (no two spaces but neighbours as close as neighbours are), and a path
+    that never crosses itself nor runs through a space."""
+    ordinary = track[:-1]  # the centre space is larger: its step is measured rim to rim
+    steps = [math.hypot(a.cx - b.cx, a.cy - b.cy) for a, b in zip(ordinary, ordinary[1:])]
+    pitch = _median(steps)
+    uneven = [f"spaces {a} and {a + 1} are {d:.1f} mm apart" for a, d in enumerate(steps)
+              if abs(d - pitch) > PITCH_TOLERANCE * pitch]
+    gaps = [_rim_gap(a, b) for a, b in zip(track, track[1:])]
+    step_gap = _median(gaps[:-1])
+    if abs(gaps[-1] - step_gap) > PITCH_TOLERANCE * pitch:
+        uneven.append(f"space {rules.FINAL_POSITION - 1} is {gaps[-1]:.1f} mm from the centre, rim to rim, "
+                      f"not {step_gap:.1f} mm as between the other spaces")
+    results = [CheckResult(
+        "track pitch", not uneven,
+        "; ".join(uneven[:4]) + (f" (and {len(uneven) - 4} more)" if len(uneven) > 4 else "")
+        + (f"; the track's pitch is {pitch:.1f} mm, within 10 % wanted" if uneven else "")
+        if uneven else f"steps of {min(steps):.2f} to {max(steps):.2f} mm centre to centre (pitch {pitch:.2f} mm, "
+        f"within 10 %), {gaps[-1]:.1f} mm rim to rim into the centre",
+    )]
+
+    widest = max(gaps)
+    crowded = []
+    nearest = math.inf
+    for i, a in enumerate(track):
+        for b in track[i + 2:]:
+            gap = _rim_gap(a, b)
+            nearest = min(nearest, gap)
+            if gap < CROWDING * widest:
+                crowded.append(f"{a.position} and {b.position} ({gap:.1f} mm)")
+    results.append(CheckResult(
+        "track laps", not crowded,
+        f"spaces that do not follow each other stand as close as those that do ({widest:.1f} mm rim to rim): "
+        + ", ".join(crowded[:6]) + (f" and {len(crowded) - 6} more pairs" if len(crowded) > 6 else "")
+        if crowded else f"spaces that do not follow each other stand at least {nearest:.1f} mm apart, rim to rim; "
+        f"neighbours at most {widest:.1f} mm",
+    ))
+
+    centres = [(s.cx, s.cy) for s in track]
+    tangled = []
+    for i in range(len(centres) - 1):
+        for j in range(i + 2, len(centres) - 1):
+            if _crosses(centres[i], centres[i + 1], centres[j], centres[j + 1]):
+                tangled.append(f"the step {i}-{i + 1} crosses the step {j}-{j + 1}")
+        for k, space in enumerate(track):
+            if k not in (i, i + 1) and _distance_to_segment(centres[k], centres[i], centres[i + 1]) < space.r:
+                tangled.append(f"the step {i}-{i + 1} runs through space {k}")
+    results.append(CheckResult(
+        "track path", not tangled,
+        "; ".join(tangled[:4]) + (f" (and {len(tangled) - 4} more)" if len(tangled) > 4 else "")
+        if tangled else "one path from 0 to the centre that never crosses itself nor runs through a space",
+    ))
+    return results
+
+
+@dataclass(frozen=True)
+class Arrowhead:
+    """A filled triangle read back: its centre, where it points and how long it is, in mm."""
+
+    cx: float
+    cy: float
+    ux: float
+    uy: float
+    length: float
+
+
+def read_arrowheads(plumber_page) -> list[Arrowhead]:
+    """Every filled three-cornered path on a page (pdfplumber's curve points, in points from the top left)."""
+    heads = []
+    for curve in plumber_page.curves:
+        if not curve.get("fill"):
+            continue
+        corners = []
+        for x, y in curve.get("pts") or ():
+            point = (pt_to_mm(x), pt_to_mm(y))
+            if all(math.hypot(point[0] - c[0], point[1] - c[1]) > 0.05 for c in corners):
+                corners.append(point)
+        if len(corners) != 3:
+            continue
+        # The tip is the corner across from the shortest side.
+        sides = [(math.dist(corners[(k + 1) % 3], corners[(k + 2) % 3]), k) for k in range(3)]
+        k = min(sides)[1]
+        tip, b, c = corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]
+        base = ((b[0] + c[0]) / 2, (b[1] + c[1]) / 2)
+        length = math.dist(tip, base)
+        if length <= 0:
+            continue
+        heads.append(Arrowhead((tip[0] + base[0]) / 2, (tip[1] + base[1]) / 2,
+                               (tip[0] - base[0]) / length, (tip[1] - base[1]) / length, length))
+    return heads
+
+
+def check_track_arrows(track: list[FoundSpace], heads: list[Arrowhead]) -> CheckResult:
+    """Between each space and the next an arrowhead at least ARROW_MIN_MM long points the way on."""
+    problems = []
+    shortest = math.inf
+    for a, b in zip(track, track[1:]):
+        dist = math.hypot(b.cx - a.cx, b.cy - a.cy)
+        ux, uy = (b.cx - a.cx) / dist, (b.cy - a.cy) / dist
+        between = [h for h in heads
+                   if abs((h.cx - a.cx) * -uy + (h.cy - a.cy) * ux) <= ARROW_OFF_LINE_MM
+                   and a.r <= (h.cx - a.cx) * ux + (h.cy - a.cy) * uy <= dist - b.r]
+        if not between:
+            problems.append(f"no arrowhead from {a.position} to {b.position}")
+            continue
+        head = max(between, key=lambda h: h.length)
+        if head.ux * ux + head.uy * uy < ARROW_AIM:
+            problems.append(f"the arrowhead between {a.position} and {b.position} does not point from {a.position} to {b.position}")
+        elif head.length < ARROW_MIN_MM - SIZE_TOLERANCE_MM:
+            problems.append(f"the arrowhead from {a.position} to {b.position} is {head.length:.1f} mm long, "
+                            f"at least {ARROW_MIN_MM:g} mm wanted")
+        shortest = min(shortest, head.length)
+    return CheckResult(
+        "track arrows", not problems,
+        "; ".join(problems[:4]) + (f" (and {len(problems) - 4} more)" if len(problems) > 4 else "")
+        if problems else f"an arrowhead from each space to the next, {shortest:.1f} mm long or more",
+    )
+
+
 def printed_edition(page: PageDrawing, lang: str = "en") -> list[str]:
     """The editions named on a page as '<edition> edition' (in the sheet's language)."""
     text = " ".join(page.text.split())
     return sorted(e for e in rules.EDITIONS if re.search(r"(?<!\w)" + re.escape(said(lang, f"{e} edition")) + r"(?!\w)", text))
 
 
-def check_track(page: PageDrawing, leather: str, lang: str = "en") -> list[CheckResult]:
-    """Positions 0 to 53 once each along a connected track ending in the centre; marked spaces."""
+def check_track(page: PageDrawing, leather: str, lang: str = "en", heads: list[Arrowhead] | None = None) -> list[CheckResult]:
+    """Positions 0 to 53 once each along a connected track ending in the centre, measured as a path
+    (even pitch, laps apart, no crossing) with an arrowhead on every step; marked spaces."""
     spaces = read_track(page)
     positions = Counter(s.position for s in spaces)
     expected = set(range(rules.TRACK_POSITIONS))
@@ -406,11 +569,11 @@ def check_track(page: PageDrawing, leather: str, lang: str = "en") -> list[Check
         problems.append(f"space(s) {', '.join(map(str, doubled))} printed more than once")
     if strange:
         problems.append(f"space(s) {', '.join(map(str, strange))} beyond the track")
-    by_pos = {s.position: s for s in spaces}
+    by_pos = {s.position: s for s in spaces if positions[s.position] == 1}
     for a in range(rules.FINAL_POSITION):
         if a in by_pos and a + 1 in by_pos:
             s, t = by_pos[a], by_pos[a + 1]
-            if math.hypot(s.cx - t.cx, s.cy - t.cy) > s.r + t.r + TRACK_STEP_SLACK_MM:
+            if _rim_gap(s, t) > TRACK_STEP_SLACK_MM:
                 problems.append(f"spaces {a} and {a + 1} are not neighbours")
     if rules.FINAL_POSITION in by_pos and spaces:
         mx = sum(s.cx for s in spaces) / len(spaces)
@@ -420,6 +583,10 @@ def check_track(page: PageDrawing, leather: str, lang: str = "en") -> list[Check
             problems.append(f"space {nearest.position}, not {rules.FINAL_POSITION}, is in the centre")
     results = [CheckResult("track positions", not problems,
                            "; ".join(problems) or f"{len(spaces)} spaces 0..{rules.FINAL_POSITION}, each next to the one before, {rules.FINAL_POSITION} in the centre")]
+    if not missing and not doubled:
+        track = [by_pos[p] for p in range(rules.TRACK_POSITIONS)]
+        results += check_track_shape(track)
+        results.append(check_track_arrows(track, heads or []))
 
     editions = printed_edition(page, lang)
     ok_edition = editions == [leather]
@@ -578,7 +745,11 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
         results.append(quilt_result)
     if "track" in wanted:
         if len(by_part["track"]) == 1:
-            results += check_track(by_part["track"][0][1], leather, lang_of(params))
+            number, page = by_part["track"][0]
+            # The arrowheads' corners are read from pdfplumber's own page (the drawing keeps only boxes).
+            plumber = drawing.plumber_pages[number - 1] if len(drawing.plumber_pages) == len(drawing.pages) else None
+            heads = read_arrowheads(plumber) if plumber is not None else []
+            results += check_track(page, leather, lang_of(params), heads)
         else:
             results.append(CheckResult("track positions", False, f"{len(by_part['track'])} track pages, expected 1"))
     if "extras" in wanted:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
+from printables.check.language import CALIBRATION, lang_of, said
 from printables.check.parsing import open_pdf
 from printables.check.results import CheckResult
 from printables.paper import PAPER_SIZES_MM, pt_to_mm
@@ -279,8 +280,6 @@ def check_print_scaling(drawing: PdfDrawing) -> CheckResult:
 
 def check_ruler(drawing: PdfDrawing) -> CheckResult:
     """Every page carries a 100 mm calibration line and the words 'print at 100 % / actual size'."""
-    from printables.check.language import CALIBRATION, lang_of, said
-
     try:
         caption = said(lang_of(drawing.parameters()), CALIBRATION)
     except (ValueError, AttributeError):  # no parameters recorded: an English sheet
@@ -342,8 +341,6 @@ def check_publisher_box(drawing: PdfDrawing, facts, pages: list[int] | None = No
     ``facts`` is the game's :class:`printables.rules.facts.GameFacts`; ``pages`` are page indices
     (default every page).
     """
-    from printables.check.language import lang_of, said
-
     try:
         lang = lang_of(drawing.parameters())
     except (ValueError, AttributeError):  # no parameters recorded: an English sheet

@@ -6,20 +6,20 @@ from __future__ import annotations
 import click
 
 from printables.cli.lang import LANG_OPTION
-from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE, SheetCommand, choice, examples
+from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE, choice, examples
 
 from printables.paper import SHEET_PAPERS
 
 
-@click.command(cls=SheetCommand, epilog=examples(
+@click.command(epilog=examples(
     'printables harvest',
     'printables harvest --grid 14x14 --players 4 --paper letter',
     'printables harvest --grid 12x9 --cell 10 --landscape -o wide.pdf',
-    'printables harvest --grid 8x8 --per-page 4',
+    'printables harvest --grid 11x5 --per-page 4',
 ))
 @click.option("--grid", default="10x10", show_default=True, help="Grid size as WIDTHxHEIGHT (any rectangle).")
 @click.option("--players", type=WHOLE, default=2, show_default=True, help="Number of players, 2 to 12.")
-@click.option("--cell", "cell_mm", type=DECIMAL, default=None, help="Cell size in mm (at least 5); default: as large as fits, up to 15.")
+@click.option("--cell", "cell_mm", type=DECIMAL, default=None, help="Cell size in mm (at least 7); default: as large as fits, up to 15.")
 @click.option("--coins-per-turn", type=WHOLE, default=2, show_default=True, help="Coins drawn each turn (variant; printed on the sheet).")
 @click.option("--opening-coins", type=WHOLE, default=2, show_default=True, help="Coins the first player draws to open (variant).")
 @click.option("--paper", type=choice(SHEET_PAPERS), default="a4", show_default=True)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import click
 
 from printables.cli.lang import LANG_OPTION
-from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE, SheetCommand, choice, examples
+from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE, choice, examples
 
 from printables.paper import SHEET_PAPERS
 
 
-@click.command(cls=SheetCommand, epilog=examples(
+@click.command(epilog=examples(
     'printables minefield',
     'printables minefield --size 15',
     'printables minefield --size 9 --paper letter --cell 18',

@@ -6,14 +6,14 @@ from __future__ import annotations
 import click
 
 from printables.cli.lang import LANG_OPTION
-from printables.cli.types import DECIMAL, OUTPUT_PDF, SheetCommand, choice, examples
+from printables.cli.types import DECIMAL, OUTPUT_PDF, choice, examples
 
 from printables.paper import SHEET_PAPERS
 from printables.params.patchwork import INKS, PARTS
 from printables.rules.patchwork import DEFAULT_EDITION, EDITIONS
 
 
-@click.command(cls=SheetCommand, epilog=examples(
+@click.command(epilog=examples(
     'printables patchwork',
     'printables patchwork --paper letter --leather revised',
     'printables patchwork --part track --ink low',

@@ -6,12 +6,12 @@ from __future__ import annotations
 import click
 
 from printables.cli.lang import LANG_OPTION
-from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE, SheetCommand, choice, examples
+from printables.cli.types import DECIMAL, OUTPUT_PDF, WHOLE, choice, examples
 
 from printables.params.peas import POSTCARDS, SHEET_PAPERS
 
 
-@click.command(cls=SheetCommand, epilog=examples(
+@click.command(epilog=examples(
     'printables peas --back',
     'printables peas --paper a4 --back',
     'printables peas --bleed 3 --back -o print-shop.pdf',

@@ -164,36 +164,3 @@ class ExistingPath(click.Path):
         if "\x00" in str(value):
             self.fail(f"{shown(str(value), 200)}: a file name cannot hold a NUL character", param, ctx)
         return super().convert(value, param, ctx)
-
-
-
-class SheetCommand(click.Command):
-    """A command whose short options (``-o FILE``) skip click's "did you mean" search.
-
-    click first tries every argument as a long option; for ``-o`` that fails, and the error it
-    builds (then drops, to try the short options) imports difflib and ranks the long options:
-    some 1.5 ms of a sheet command's start. Here a failed long match that click is sure to retry
-    as a short option (its first two characters are not an option prefix such as ``--``) is
-    refused without the ranking; every other case, a mistyped ``--ouput`` included, is click's own.
-    """
-
-    def make_parser(self, ctx):
-        parser = super().make_parser(ctx)
-        parser.__class__ = _short_options_parser(type(parser))
-        return parser
-
-
-_PARSERS: dict[type, type] = {}
-
-
-def _short_options_parser(base: type) -> type:
-    """``base`` (click's option parser) with the long-option match described in SheetCommand."""
-    if base not in _PARSERS:
-        class ShortOptionsParser(base):
-            def _match_long_opt(self, opt, explicit_value, state):
-                if opt not in self._long_opt and opt[:2] not in self._opt_prefixes:
-                    raise click.NoSuchOption(opt, ctx=self.ctx)  # click goes on to the short options
-                return super()._match_long_opt(opt, explicit_value, state)
-
-        _PARSERS[base] = ShortOptionsParser
-    return _PARSERS[base]

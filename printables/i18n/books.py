@@ -1,7 +1,7 @@
 """The catalogues: each language's translations of the English texts, read from ``<lang>.toml``.
 
-Loaded only when a sheet is drawn in another language (or a check reads one): ``printables.i18n``
-hands out every name of this module on first use (``from printables.i18n import catalogue``).
+Imported only where a sheet is drawn in another language or a check reads one: an English sheet
+never loads this module (nor ``tomllib``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-import printables.i18n as _i18n  # CATALOGUE_DIR is read from there when a catalogue is loaded
+from printables import i18n  # CATALOGUE_DIR is read from there when a catalogue is loaded
 from printables.i18n import DEFAULT_LANG, LANG_NAMES, PART_SEPARATOR, MissingTranslation, Translated, require_lang
 
 # A text needs a translation if it has a word of 3 or more Latin letters; grid labels (A, AA),
@@ -144,7 +144,7 @@ def catalogue(lang: str) -> Catalogue:
         return Catalogue(lang, {}, (), {})
     import tomllib  # only when a sheet is drawn in another language: a start-up cost otherwise
 
-    data = tomllib.loads((_i18n.CATALOGUE_DIR / f"{lang}.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads((i18n.CATALOGUE_DIR / f"{lang}.toml").read_text(encoding="utf-8"))
     patterns = []
     for english, translation in data.get("pattern", {}).items():
         if not set(FIELD_RE.findall(translation)) <= set(FIELD_RE.findall(english)):

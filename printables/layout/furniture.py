@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from printables import __version__
-from printables.i18n import active_lang, in_page_language
+from printables.layout.language import active_lang, in_page_language
 from printables.layout.primitives import Item, Line, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.rules.facts import GameFacts
 

@@ -224,6 +224,7 @@ def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
         return best
     where = f"{sheet.paper} {'landscape' if sheet.landscape else 'portrait'}"
     games = f"{sheet.per_page} games per page" if sheet.per_page > 1 else "one game per page"
+    these = f"{sheet.per_page} games of {sheet.width}x{sheet.height}" if sheet.per_page > 1 else "one game per page"
     if sheet.cell_mm is not None and largest_fit >= MIN_CELL_MM:
         raise ParameterError(
             f"cell {sheet.cell_mm:g} mm: a {sheet.width}x{sheet.height} grid does not fit {where} "
@@ -241,11 +242,18 @@ def plan(sheet: HarvestSheet) -> tuple[float, list[Box]]:
                f"the harvesters and a score table for {sheet.players} players leave no room for a 3x5 grid")
         hint = f"; or try {', '.join(others)}" if others else ""
         verb = "does not fit" if sheet.per_page == 1 else "do not fit"
-        raise ParameterError(f"per page {sheet.per_page}: {games} {verb} {where} at {at}; {fit}{hint}")
-    if 0 < most < sheet.per_page:
-        others.append(f"--per-page {most}")
-    hint = f" (or try {', '.join(others)})" if others else ""
+        raise ParameterError(f"per page {sheet.per_page}: {these} {verb} {where} at {at}; {fit}{hint}")
     also = f", or {square}x{square} square" if sheet.width == sheet.height and square >= 5 and grid[0] != grid[1] else ""
+    if 0 < most < sheet.per_page:
+        # Several games asked for: first say how many of this grid fit at these cells, then the grid
+        # that would fit as many as asked.
+        hint = f"; or try {', '.join(others)}" if others else ""
+        raise ParameterError(
+            f"per page {sheet.per_page}: {these} do not fit {where} at {at}; at most {most} "
+            f"fit{'s' if most == 1 else ''} (--per-page {most}); with {sheet.per_page} per page the largest "
+            f"grid is {grid[0]}x{grid[1]}{also}{hint}"
+        )
+    hint = f" (or try {', '.join(others)})" if others else ""
     raise ParameterError(
         f"grid {sheet.width}x{sheet.height}: does not fit {where} with {games} at {at}; "
         f"the largest that fits is {grid[0]}x{grid[1]}{also}{hint}"

@@ -8,7 +8,8 @@ Drawing conventions the checker reads back (printables/check/patchwork.py):
   and each income button a circle with four holes and no number;
 - quilt squares are stroked squares with no fill;
 - a time-track space is a circle with its position printed inside; an income space also holds a
-  button (a circle), a leather space a small square;
+  button (a circle), a leather space a small square; in the gap between each space and the next a
+  filled triangle (an arrowhead) points to the next; the band under the spaces is one large path;
 - every page starts with a heading line "Patchwork · <part>".
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -41,9 +43,7 @@ from printables.layout.primitives import (
 from printables.layout.sheet import PAGE_MARGIN_MM, floor_to
 from printables.paper import page_size_mm
 from printables.params.patchwork import MIN_CELL_MM, PatchworkSheet
-from printables.records import frozen_record, set_field
 from printables.rules import patchwork as rules
-
 from printables.rules.facts import GAME_FACTS
 
 KIND = "patchwork"
@@ -109,10 +109,23 @@ PACKING_TRIES = 120  # greedy packings tried; the best wins (a few ms each)
 
 MAX_SPACE_MM = 16.0  # track spaces larger than this only use paper
 MIN_SPACE_MM = 8.0
-SPACE_GAP_MM = 3.0  # between neighbouring spaces along the track, room for the thread
-RING_GAP_MM = 3.0  # between the spiral's turns
+# Rim to rim along the track (room for an arrowhead) and between the spiral's laps (and round the
+# centre), as shares of a space, within limits: a lap gap is always well over a step's.
+SPACE_GAP = (0.375, 4.0, 6.0)  # share of a space, least and most mm
+LAP_GAP = (0.625, 7.0, 10.0)
+CORNER_RADIUS = 0.5  # the spiral's corners are rounded by this many pitches (less on its short inner runs)
+ARC_STEPS = 12  # chords per rounded corner
 CENTRE_SCALE = 1.7  # the centre space (53) is this many spaces wide
-TRACK_LABEL_ROOM_MM = 8.0  # "start" above the track and "centre" under the centre space
+RIBBON_MARGIN_MM = 1.5  # the track's band reaches this far beyond the spaces' rims
+RIBBON_FILL: Colour = (0.86, 0.74, 0.56)  # a band of fabric under the spaces, darker than they are
+RIBBON_EDGE_GREY = 0.45  # low ink: the band is its outline only
+ARROW_MAX_MM = 4.5  # an arrowhead's length along the track
+ARROW_SHARE = 0.75  # of the gap between two spaces' rims
+ARROW_WIDTH = 1.0  # an arrowhead's width as a share of its length
+# The spiral's runs from the centre outwards, on the page (y down): right, up, left, down.
+SPIRAL_DIRECTIONS = ((1.0, 0.0), (0.0, -1.0), (-1.0, 0.0), (0.0, 1.0))
+TRACK_LABEL_ROOM_MM = 8.0  # "start" above the track
+LABEL_CLEARANCE_MM = 2.0  # between a track label and the band or the centre space
 
 # The bank never runs out (rules decision 9); this many tokens of each value covers a game.
 BUTTON_TOKENS = ((1, 20), (5, 12), (10, 8), (20, 4))
@@ -390,7 +403,7 @@ def waste_crosses(pieces: list[frozenset[tuple[int, int]]], cols: int, rows: int
 # Packing the patches
 
 
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Placed:
     """A patch on a patch page's lattice: its id, orientation and the top-left of its box."""
 
@@ -398,12 +411,6 @@ class Placed:
     orientation: int
     row: int
     col: int
-
-    def __init__(self, patch_id, orientation, row, col):
-        set_field(self, "patch_id", patch_id)
-        set_field(self, "orientation", orientation)
-        set_field(self, "row", row)
-        set_field(self, "col", col)
 
     def cells(self) -> frozenset[tuple[int, int]]:
         """The lattice cells it covers as (row, col)."""
@@ -639,7 +646,7 @@ def _quilt_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
 # Time track
 
 
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Space:
     """One time-track space: its position (0 to 53), centre and radius in mm."""
 
@@ -648,61 +655,141 @@ class Space:
     cy: float
     r: float
 
-    def __init__(self, position, cx, cy, r):
-        set_field(self, "position", position)
-        set_field(self, "cx", cx)
-        set_field(self, "cy", cy)
-        set_field(self, "r", r)
-
-
-def _spiral_length(radius: float, pitch: float) -> float:
-    """Arc length of the spiral r = pitch * theta / (2 pi) from its centre out to ``radius``."""
-    b = pitch / (2 * math.pi)
-    phi = radius / b
-    return b / 2 * (phi * math.sqrt(1 + phi * phi) + math.asinh(phi))
-
 
 def spiral_spaces(space_mm: float) -> list[Space]:
-    """The 54 spaces on an Archimedean spiral around the centre space, 53 at (0, 0).
+    """The 54 spaces along a square spiral around the centre space, 53 at (0, 0).
 
-    Walking inwards from 0 the spiral turns clockwise on the page; spaces are one space plus a
-    gap apart along the spiral and the turns one space plus a gap apart, so nothing overlaps.
+    The spiral is straight runs joined by rounded corners; walking inwards from 0 it turns
+    clockwise on the page. Neighbouring spaces are exactly one pitch apart, centre to centre (the
+    step into the bigger centre space leaves the same gap between rims), and the laps stand
+    lap_gap_mm apart, rim to rim, clearly wider than the gap along the track.
     """
-    return list(_spiral_spaces(space_mm))
+    return list(_spiral(space_mm)[0])
+
+
+def spiral_path(space_mm: float) -> list[tuple[float, float]]:
+    """The spiral's centre line from the centre out to space 0, as points (for the ribbon)."""
+    return list(_spiral(space_mm)[1])
+
+
+def _gap_mm(space_mm: float, rule: tuple[float, float, float]) -> float:
+    share, least, most = rule
+    return min(most, max(least, share * space_mm))
+
+
+def space_gap_mm(space_mm: float) -> float:
+    """Rim to rim between neighbouring spaces along the track."""
+    return _gap_mm(space_mm, SPACE_GAP)
+
+
+def lap_gap_mm(space_mm: float) -> float:
+    """Rim to rim between the spiral's laps, and between the centre space and the first lap."""
+    return _gap_mm(space_mm, LAP_GAP)
+
+
+def track_pitch_mm(space_mm: float) -> float:
+    """Centre-to-centre distance between neighbouring spaces along the track."""
+    return space_mm + space_gap_mm(space_mm)
+
+
+def _spiral_corners(space_mm: float, length: float) -> list[tuple[float, float]]:
+    """Corner points of a square spiral from the centre outwards, at least ``length`` mm long.
+
+    The first run leaves the centre to the right; each run turns left of the one before (on the
+    page, y down), and parallel runs of neighbouring laps are one lap apart: runs of h, h, 2h, 2h,
+    2h + lap, 2h + lap, 2h + 2 lap, ... where h keeps the first lap clear of the centre space.
+    """
+    r = space_mm / 2
+    lap = space_mm + lap_gap_mm(space_mm)
+    h = max(lap, CENTRE_SCALE * r + r + lap_gap_mm(space_mm))
+    x, y = 0.0, 0.0
+    corners = [(x, y)]
+    total = 0.0
+    k = 0
+    while total < length:
+        run = h if k < 2 else 2 * h + ((k - 2) // 2) * lap
+        dx, dy = SPIRAL_DIRECTIONS[k % 4]
+        x, y = x + dx * run, y + dy * run
+        corners.append((x, y))
+        total += run
+        k += 1
+    return corners
+
+
+def _round_corners(corners: list[tuple[float, float]], radius: float) -> list[tuple[float, float]]:
+    """The polyline through ``corners`` with each inner corner rounded (arcs as short chords)."""
+    points = [corners[0]]
+    for i in range(1, len(corners) - 1):
+        (ax, ay), (bx, by), (cx, cy) = corners[i - 1], corners[i], corners[i + 1]
+        run_in, run_out = math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by)
+        rho = min(radius, run_in / 2, run_out / 2)
+        din = ((bx - ax) / run_in, (by - ay) / run_in)
+        dout = ((cx - bx) / run_out, (cy - by) / run_out)
+        ox, oy = bx - rho * din[0] + rho * dout[0], by - rho * din[1] + rho * dout[1]  # the arc's centre
+        for step in range(ARC_STEPS + 1):
+            theta = math.pi / 2 * step / ARC_STEPS
+            c, s = math.cos(theta), math.sin(theta)
+            points.append((ox - rho * dout[0] * c + rho * din[0] * s, oy - rho * dout[1] * c + rho * din[1] * s))
+    points.append(corners[-1])
+    return points
+
+
+def _next_at(points: list[tuple[float, float]], index: int, start: tuple[float, float],
+             centre: tuple[float, float], distance: float) -> tuple[int, tuple[float, float]]:
+    """The first point after ``start`` (on segment ``index``) along the polyline that lies
+    ``distance`` mm from ``centre``, and the segment it lies on."""
+    ax, ay = start
+    for i in range(index, len(points) - 1):
+        bx, by = points[i + 1]
+        if math.hypot(bx - centre[0], by - centre[1]) >= distance:
+            # where |a + t (b - a) - centre| = distance, the larger root (the path leaves the circle)
+            dx, dy = bx - ax, by - ay
+            fx, fy = ax - centre[0], ay - centre[1]
+            qa, qb, qc = dx * dx + dy * dy, 2 * (fx * dx + fy * dy), fx * fx + fy * fy - distance * distance
+            t = (-qb + math.sqrt(max(0.0, qb * qb - 4 * qa * qc))) / (2 * qa)
+            return i, (ax + t * dx, ay + t * dy)
+        ax, ay = bx, by
+    raise AssertionError("the spiral is too short")  # pragma: no cover: _spiral_corners makes it long enough
 
 
 @lru_cache(maxsize=None)
-def _spiral_spaces(space_mm: float) -> tuple[Space, ...]:
-    """``spiral_spaces`` computed once per size (a sheet sizes its track more than once)."""
-    r_space = space_mm / 2
-    r_centre = CENTRE_SCALE * r_space
-    pitch = space_mm + RING_GAP_MM
-    step = space_mm + SPACE_GAP_MM
-    first = r_centre + SPACE_GAP_MM + r_space  # radius of space 52
-    # The spiral is r = b * theta; walking out from radius `first`, a radius gained is an angle turned.
-    b = pitch / (2 * math.pi)
-    start_length = _spiral_length(first, pitch)
-    outer_t = 0.0
-    places = []
-    half_b, sqrt, asinh = b / 2, math.sqrt, math.asinh  # _spiral_length(mid, pitch), written out below
-    for j in range(1, rules.TRACK_POSITIONS):
-        target = start_length + (j - 1) * step
-        lo, hi = first, first + 2 * math.pi * b * 20
-        for _ in range(60):  # bisection on the radius: arc length grows with it
-            mid = (lo + hi) / 2
-            phi = mid / b
-            if half_b * (phi * sqrt(1 + phi * phi) + asinh(phi)) < target:
-                lo = mid
-            else:
-                hi = mid
-        t = (lo - first) / b
-        outer_t = t
-        places.append((rules.FINAL_POSITION - j, lo, t))
+def _spiral(space_mm: float) -> tuple[tuple[Space, ...], tuple[tuple[float, float], ...]]:
+    """The spaces and the centre line, computed once per size (a sheet sizes its track more than once)."""
+    r = space_mm / 2
+    r_centre = CENTRE_SCALE * r
+    pitch = track_pitch_mm(space_mm)
+    step_gap = space_gap_mm(space_mm)
+    corners = _spiral_corners(space_mm, r_centre + r + step_gap + 1.5 * rules.FINAL_POSITION * pitch)
+    points = _round_corners(corners, CORNER_RADIUS * pitch)
+    index, at = _next_at(points, 0, points[0], (0.0, 0.0), r_centre + step_gap + r)
+    centres = [at]
+    for _ in range(rules.FINAL_POSITION - 1):
+        index, at = _next_at(points, index, at, at, pitch)
+        centres.append(at)
+    # The centre line runs on from space 0 by half a space, so the ribbon ends beyond it.
+    end_index, end = _next_at(points, index, at, at, r + RIBBON_MARGIN_MM)
+    line = points[:end_index + 1] + [end]
+    # Turn the spiral so that space 0 lies on the top run: the last run's direction becomes "left".
+    turns = (2 - _run_direction(corners, centres[-1])) % 4
+    for _ in range(turns):
+        centres = [(y, -x) for x, y in centres]
+        line = [(y, -x) for x, y in line]
     spaces = [Space(rules.FINAL_POSITION, 0.0, 0.0, r_centre)]
-    for position, radius, t in places:
-        angle = -math.pi / 2 + (outer_t - t)  # position 0 at the top; inward is clockwise
-        spaces.append(Space(position, radius * math.cos(angle), radius * math.sin(angle), r_space))
-    return tuple(sorted(spaces, key=lambda s: s.position))
+    spaces += [Space(rules.FINAL_POSITION - 1 - i, x, y, r) for i, (x, y) in enumerate(centres)]
+    return tuple(sorted(spaces, key=lambda s: s.position)), tuple(line)
+
+
+def _run_direction(corners: list[tuple[float, float]], point: tuple[float, float]) -> int:
+    """The index (in SPIRAL_DIRECTIONS) of the run that passes nearest ``point``."""
+    best = None
+    for k in range(len(corners) - 1):
+        (ax, ay), (bx, by) = corners[k], corners[k + 1]
+        dx, dy = bx - ax, by - ay
+        t = max(0.0, min(1.0, ((point[0] - ax) * dx + (point[1] - ay) * dy) / (dx * dx + dy * dy)))
+        d = math.hypot(ax + t * dx - point[0], ay + t * dy - point[1])
+        if best is None or d < best[0] - 1e-9:
+            best = (d, k % 4)
+    return best[1]
 
 
 def _extent(spaces: list[Space]) -> tuple[float, float, float, float]:
@@ -712,11 +799,18 @@ def _extent(spaces: list[Space]) -> tuple[float, float, float, float]:
     )
 
 
+def _track_extent(space_mm: float) -> tuple[float, float, float, float]:
+    """The spaces' extent with the ribbon around them."""
+    x0, y0, x1, y1 = _extent(spiral_spaces(space_mm))
+    m = RIBBON_MARGIN_MM
+    return x0 - m, y0 - m, x1 + m, y1 + m
+
+
 def track_space_mm(width: float, height: float) -> float:
     """The largest space size (0.5 mm steps, up to 16 mm) whose spiral fits width x height."""
     size = MAX_SPACE_MM
     while size >= MIN_SPACE_MM:
-        x0, y0, x1, y1 = _extent(spiral_spaces(size))
+        x0, y0, x1, y1 = _track_extent(size)
         if x1 - x0 <= width and y1 - y0 <= height:
             return size
         size -= 0.5
@@ -731,8 +825,8 @@ def _track_space(space: Space, sheet: PatchworkSheet) -> list[Item]:
     income = space.position in rules.INCOME_SPACES
     leather = space.position in rules.leather_spaces(sheet.leather)
     centre = space.position == rules.FINAL_POSITION
-    fill = None if sheet.low_ink else (TRACK_CENTRE_FILL if centre else TRACK_FILL)
-    items: list[Item] = [Circle(space.cx, space.cy, space.r, stroke=INK_DARK, fill=fill, line_mm=0.45 if centre else 0.3)]
+    fill = WHITE if sheet.low_ink else (TRACK_CENTRE_FILL if centre else TRACK_FILL)
+    items: list[Item] = [Circle(space.cx, space.cy, space.r, stroke=INK_DARK, fill=fill, line_mm=0.6 if centre else 0.4)]
     d = 2 * space.r if not centre else 2 * space.r / CENTRE_SCALE
     size_pt = max(MIN_NUMBER_PT, min(11.0, d * 0.55)) * (1.3 if centre else 1.0)
     marks = income or leather
@@ -744,22 +838,52 @@ def _track_space(space: Space, sheet: PatchworkSheet) -> list[Item]:
         items += _income_button(space.cx, mark_y, 0.17 * d, sheet)
     if leather:
         items += _leather_mark(space.cx, mark_y, 0.3 * d, sheet)
-    if space.position == rules.START_POSITION:
-        items.append(Text(space.cx, space.cy - space.r - 1.2, "start", size_pt=8, font="Helvetica-Bold", anchor="middle"))
-    if centre:
-        items.append(Text(space.cx, space.cy + space.r + 3.0, "centre: the end", size_pt=8, font="Helvetica-Bold", anchor="middle"))
     return items
 
 
-def _thread(spaces: list[Space]) -> list[Item]:
-    """A dashed thread from each space to the next, between their rims."""
+def _ribbon(line: list[tuple[float, float]], half: float, sheet: PatchworkSheet) -> Polygon:
+    """The track's band: the centre line widened by ``half`` mm either side, one closed outline."""
+    left, right = [], []
+    for i, (x, y) in enumerate(line):
+        ax, ay = line[max(0, i - 1)]
+        bx, by = line[min(len(line) - 1, i + 1)]
+        tx, ty = bx - ax, by - ay
+        n = math.hypot(tx, ty)
+        nx, ny = -ty / n, tx / n
+        left.append((x + half * nx, y + half * ny))
+        right.append((x - half * nx, y - half * ny))
+    outline = tuple(left + right[::-1])
+    if sheet.low_ink:
+        return Polygon(outline, stroke=RIBBON_EDGE_GREY, fill=None, line_mm=0.35)
+    return Polygon(outline, stroke=None, fill=RIBBON_FILL)
+
+
+def _arrows(spaces: list[Space]) -> list[Item]:
+    """A solid arrowhead in the gap between each space and the next, pointing the way to go."""
     items: list[Item] = []
     for a, b in zip(spaces, spaces[1:]):
         dx, dy = b.cx - a.cx, b.cy - a.cy
         dist = math.hypot(dx, dy)
         ux, uy = dx / dist, dy / dist
-        items.append(Line(a.cx + ux * a.r, a.cy + uy * a.r, b.cx - ux * b.r, b.cy - uy * b.r,
-                          stroke=0.45, line_mm=0.35, dash_mm=(0.8, 0.6)))
+        gap = dist - a.r - b.r
+        length = min(ARROW_MAX_MM, ARROW_SHARE * gap)
+        mx, my = a.cx + ux * (a.r + gap / 2), a.cy + uy * (a.r + gap / 2)
+        tip = (mx + ux * length / 2, my + uy * length / 2)
+        bx, by = mx - ux * length / 2, my - uy * length / 2
+        w = ARROW_WIDTH * length / 2
+        items.append(Polygon((tip, (bx - uy * w, by + ux * w), (bx + uy * w, by - ux * w)), stroke=None, fill=INK_DARK))
+    return items
+
+
+def _track_labels(spaces: list[Space]) -> list[Item]:
+    """"start" above space 0, and "centre: the end" beside the centre space, away from space 52."""
+    start, last, centre = spaces[rules.START_POSITION], spaces[rules.FINAL_POSITION - 1], spaces[rules.FINAL_POSITION]
+    items: list[Item] = [Text(start.cx, start.cy - start.r - RIBBON_MARGIN_MM - LABEL_CLEARANCE_MM, "start", size_pt=8,
+                              font="Helvetica-Bold", anchor="middle")]
+    below = last.cy <= centre.cy + 0.7 * math.hypot(last.cx - centre.cx, last.cy - centre.cy)
+    cap = 0.72 * 8 * 25.4 / 72  # the label's cap height in mm
+    y = centre.cy + centre.r + LABEL_CLEARANCE_MM + cap if below else centre.cy - centre.r - LABEL_CLEARANCE_MM
+    items.append(Text(centre.cx, y, "centre: the end", size_pt=8, font="Helvetica-Bold", anchor="middle"))
     return items
 
 
@@ -804,15 +928,17 @@ def _track_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
     label_room = TRACK_LABEL_ROOM_MM
     area_h = height - _track_text_height(width, separate) - label_room
     size = track_space_size(sheet)
-    spaces = spiral_spaces(size)
-    ex0, ey0, ex1, ey1 = _extent(spaces)
+    ex0, ey0, ex1, ey1 = _track_extent(size)
     dx = PAGE_MARGIN_MM + (width - (ex1 - ex0)) / 2 - ex0
     dy = PAGE_MARGIN_MM + HEADER_MM + 4.0 + (area_h - (ey1 - ey0)) / 2 - ey0
-    spaces = [Space(s.position, s.cx + dx, s.cy + dy, s.r) for s in spaces]
+    spaces = [Space(s.position, s.cx + dx, s.cy + dy, s.r) for s in spiral_spaces(size)]
+    line = [(x + dx, y + dy) for x, y in spiral_path(size)]
     items = _header("time track", edition_text(sheet.leather))
-    items += _thread(spaces)
+    items.append(_ribbon(line, size / 2 + RIBBON_MARGIN_MM, sheet))
+    items += _arrows(spaces)
     for space in spaces:
         items += _track_space(space, sheet)
+    items += _track_labels(spaces)
     y = PAGE_MARGIN_MM + HEADER_MM + label_room + area_h + line_height_mm(TEXT_PT)
     items += _legend_track(PAGE_MARGIN_MM, y, width, sheet)
     y += line_height_mm(TEXT_PT) * 0.6 + (_legend_lines(width) - 1) * 5.5

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field, replace
 from typing import Union
 
-from printables.i18n import width_active, wrap_active
-from printables.records import FACTORY, frozen_record, set_field
+from printables.layout.language import width_active, wrap_active
 
 # A colour is a grey level (0 black .. 1 white) or an (r, g, b) triple of 0..1 floats.
 Colour = Union[float, tuple[float, float, float]]
@@ -15,11 +14,8 @@ WHITE: Colour = 1.0
 
 PT_TO_MM = 25.4 / 72
 
-# Frozen records (printables/records.py): each writes the __init__ @dataclass(frozen=True) would
-# write, its defaults the fields' own objects.
 
-
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Rect:
     """An axis-aligned rectangle."""
 
@@ -32,18 +28,8 @@ class Rect:
     line_mm: float = 0.25
     dash_mm: tuple[float, ...] | None = None
 
-    def __init__(self, x, y, w, h, stroke=stroke, fill=fill, line_mm=line_mm, dash_mm=dash_mm):
-        set_field(self, "x", x)
-        set_field(self, "y", y)
-        set_field(self, "w", w)
-        set_field(self, "h", h)
-        set_field(self, "stroke", stroke)
-        set_field(self, "fill", fill)
-        set_field(self, "line_mm", line_mm)
-        set_field(self, "dash_mm", dash_mm)
 
-
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Line:
     """A straight segment."""
 
@@ -55,17 +41,8 @@ class Line:
     line_mm: float = 0.25
     dash_mm: tuple[float, ...] | None = None
 
-    def __init__(self, x1, y1, x2, y2, stroke=stroke, line_mm=line_mm, dash_mm=dash_mm):
-        set_field(self, "x1", x1)
-        set_field(self, "y1", y1)
-        set_field(self, "x2", x2)
-        set_field(self, "y2", y2)
-        set_field(self, "stroke", stroke)
-        set_field(self, "line_mm", line_mm)
-        set_field(self, "dash_mm", dash_mm)
 
-
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Circle:
     """A circle by centre and radius."""
 
@@ -76,16 +53,8 @@ class Circle:
     fill: Colour | None = None
     line_mm: float = 0.25
 
-    def __init__(self, cx, cy, r, stroke=stroke, fill=fill, line_mm=line_mm):
-        set_field(self, "cx", cx)
-        set_field(self, "cy", cy)
-        set_field(self, "r", r)
-        set_field(self, "stroke", stroke)
-        set_field(self, "fill", fill)
-        set_field(self, "line_mm", line_mm)
 
-
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Polygon:
     """A polygon (closed) or polyline (open) through points."""
 
@@ -95,15 +64,8 @@ class Polygon:
     line_mm: float = 0.25
     closed: bool = True
 
-    def __init__(self, points, stroke=stroke, fill=fill, line_mm=line_mm, closed=closed):
-        set_field(self, "points", points)
-        set_field(self, "stroke", stroke)
-        set_field(self, "fill", fill)
-        set_field(self, "line_mm", line_mm)
-        set_field(self, "closed", closed)
 
-
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Text:
     """One line of text; ``y`` is the baseline, ``anchor`` is start, middle or end."""
 
@@ -116,21 +78,11 @@ class Text:
     colour: Colour = BLACK
     angle: float = 0.0  # degrees anticlockwise about (x, y): 90 reads from bottom to top
 
-    def __init__(self, x, y, text, size_pt=size_pt, font=font, anchor=anchor, colour=colour, angle=angle):
-        set_field(self, "x", x)
-        set_field(self, "y", y)
-        set_field(self, "text", text)
-        set_field(self, "size_pt", size_pt)
-        set_field(self, "font", font)
-        set_field(self, "anchor", anchor)
-        set_field(self, "colour", colour)
-        set_field(self, "angle", angle)
-
 
 Item = Union[Rect, Line, Circle, Polygon, Text]
 
 
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Page:
     """One page: its size in mm and what is drawn on it, in drawing order."""
 
@@ -138,13 +90,8 @@ class Page:
     height: float
     items: tuple[Item, ...]
 
-    def __init__(self, width, height, items):
-        set_field(self, "width", width)
-        set_field(self, "height", height)
-        set_field(self, "items", items)
 
-
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Document:
     """A whole PDF: pages plus the metadata a checker reads back."""
 
@@ -153,13 +100,6 @@ class Document:
     subject: str
     keywords: str
     metadata: dict = field(default_factory=dict)
-
-    def __init__(self, pages, title, subject, keywords, metadata=FACTORY):
-        set_field(self, "pages", pages)
-        set_field(self, "title", title)
-        set_field(self, "subject", subject)
-        set_field(self, "keywords", keywords)
-        set_field(self, "metadata", dict() if metadata is FACTORY else metadata)
 
 
 def text_width_mm(text: str, size_pt: float, font: str = "Helvetica") -> float:
@@ -210,21 +150,15 @@ def translate(items, dx: float, dy: float) -> tuple[Item, ...]:
     moved = []
     for item in items:
         if isinstance(item, Rect):
-            moved.append(_replace(item, x=item.x + dx, y=item.y + dy))
+            moved.append(replace(item, x=item.x + dx, y=item.y + dy))
         elif isinstance(item, Line):
-            moved.append(_replace(item, x1=item.x1 + dx, y1=item.y1 + dy, x2=item.x2 + dx, y2=item.y2 + dy))
+            moved.append(replace(item, x1=item.x1 + dx, y1=item.y1 + dy, x2=item.x2 + dx, y2=item.y2 + dy))
         elif isinstance(item, Circle):
-            moved.append(_replace(item, cx=item.cx + dx, cy=item.cy + dy))
+            moved.append(replace(item, cx=item.cx + dx, cy=item.cy + dy))
         elif isinstance(item, Polygon):
-            moved.append(_replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
+            moved.append(replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
         elif isinstance(item, Text):
-            moved.append(_replace(item, x=item.x + dx, y=item.y + dy))
+            moved.append(replace(item, x=item.x + dx, y=item.y + dy))
         else:  # pragma: no cover - every primitive is handled above
             raise TypeError(f"unknown primitive {item!r}")
     return tuple(moved)
-
-
-def _replace(item, **changes):
-    from dataclasses import replace
-
-    return replace(item, **changes)

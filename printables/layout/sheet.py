@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from printables.records import frozen_record, set_field
 from printables.rules.labels import spreadsheet_label
 
 PAGE_MARGIN_MM = 10.0
@@ -14,7 +14,7 @@ REGION_GAP_MM = 6.0
 column_label = spreadsheet_label  # grid columns: 0 → A, 25 → Z, 26 → AA
 
 
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class Box:
     """A rectangle of the page in mm (top-left origin)."""
 
@@ -22,12 +22,6 @@ class Box:
     y: float
     w: float
     h: float
-
-    def __init__(self, x, y, w, h):
-        set_field(self, "x", x)
-        set_field(self, "y", y)
-        set_field(self, "w", w)
-        set_field(self, "h", h)
 
 
 def arrangements(count: int) -> list[tuple[int, int]]:

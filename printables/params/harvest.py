@@ -10,7 +10,7 @@ from printables.paper import SHEET_PAPERS
 from printables.params.base import parse_dims, require_mm
 from printables.rules import harvest
 
-MIN_CELL_MM = 5.0  # smallest cell a pencilled pentomino outline and coin fit in
+MIN_CELL_MM = 7.0  # smallest cell a pentomino is drawn into in pencil, and a coin, at a comfortable hand
 MAX_PER_PAGE = 6  # the option's range; today no paper has room for more than 4 games with their score tables, and the layout refuses with how many fit
 MAX_COINS_PER_TURN = 10
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from printables.errors import ParameterError
 from printables.i18n import require_lang
 from printables.paper import SHEET_PAPERS
-from printables.records import frozen_record, set_field
 from printables.rules import patchwork
 
 PARTS = ("patches", "quilts", "track", "extras", "all")
@@ -16,7 +16,7 @@ MIN_CELL_MM = 10.0  # smallest square that still holds a patch's cost and time r
 MAX_CELL_MM = 30.0  # beyond any paper we print on; the layout names the largest that fits
 
 
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class PatchworkSheet:
     """What a Patchwork sheet shows: which part, paper, cell size, leather edition and ink."""
 
@@ -26,15 +26,6 @@ class PatchworkSheet:
     leather: str = patchwork.DEFAULT_EDITION
     ink: str = "full"
     lang: str = "en"  # en, ko or tr: the language every text of the sheet is in
-
-    def __init__(self, part=part, paper=paper, cell_mm=cell_mm, leather=leather, ink=ink, lang=lang):
-        set_field(self, "part", part)
-        set_field(self, "paper", paper)
-        set_field(self, "cell_mm", cell_mm)
-        set_field(self, "leather", leather)
-        set_field(self, "ink", ink)
-        set_field(self, "lang", lang)
-        self.__post_init__()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lang", require_lang(self.lang))

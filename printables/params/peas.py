@@ -306,5 +306,7 @@ def expected_smushed(layout: peas.Layout, name: str | None) -> float:
     """The mean smushed peas printed on the card: the preset's measured value, else a fresh measure."""
     if name is not None:
         return peas.EXPECTED_SMUSHED[name]
-    analysis = peas.analyse_layout(layout, games=ANALYSIS_GAMES, seed=ANALYSIS_SEED, policy=ANALYSIS_POLICY)
+    from printables.rules.peas_play import analyse_layout  # here: a card of a preset layout needs no play
+
+    analysis = analyse_layout(layout, games=ANALYSIS_GAMES, seed=ANALYSIS_SEED, policy=ANALYSIS_POLICY)
     return round(analysis.mean, 2)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Protocol
 
-from printables.check.slicer import DREMEL_3D45, PROFILE_FILE, PrinterProfile
+from printables.params.printer import DREMEL_3D45, PROFILE_FILE, PrinterProfile
 from printables.fileio import write_atomic
 from printables.layout.primitives import Document, Line, Page, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.params.giuthi_seeds import SeedParams, copies_needed, seed_count, seed_width_mm, stl_name
@@ -406,7 +406,8 @@ def card_document(card: PrintCard) -> Document:
 def card_in_language(card: PrintCard, lang: str = "en") -> Document:
     """The card laid out and translated into ``lang`` (printables/i18n: the pass every sheet takes);
     the subject records ``lang``."""
-    from printables.i18n import drawing_in, translate_document
+    from printables.layout.language import drawing_in
+    from printables.layout.translation import translate_document
 
     with drawing_in(lang) as paragraphs:
         document = card_document(card)

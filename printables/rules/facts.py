@@ -7,12 +7,12 @@ invented figure. Sheets print these facts in their publisher's box; checks read 
 
 from __future__ import annotations
 
-from printables.records import frozen_record, set_field
+from dataclasses import dataclass
 
 NOT_STATED = "not stated in the rules"
 
 
-@frozen_record
+@dataclass(frozen=True, slots=True)
 class GameFacts:
     """The facts of a game's publisher's box, each a short phrase."""
 
@@ -22,14 +22,6 @@ class GameFacts:
     needs: str
     design: str
     publisher: str
-
-    def __init__(self, players, time, age, needs, design, publisher):
-        set_field(self, "players", players)
-        set_field(self, "time", time)
-        set_field(self, "age", age)
-        set_field(self, "needs", needs)
-        set_field(self, "design", design)
-        set_field(self, "publisher", publisher)
 
     def entries(self) -> tuple[tuple[str, str], ...]:
         """(label, value) pairs in the order a box prints them."""

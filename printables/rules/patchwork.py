@@ -3,21 +3,19 @@
 Rules and decided edge cases: shared/rules/patchwork.md. A quilt is a Python int of 81 bits,
 bit ``9 * row + col`` for the cell at (row, col), row 0 at the top.
 
-This module is the whole rule core's interface. The play itself (moves, states, legal moves,
-``apply``, scores) lives in ``printables.rules.patchwork_play`` and is loaded on first use of any of
-its names here (``rules.patchwork.new_game``, ``from printables.rules.patchwork import apply``):
-a sheet, which needs only the patches, the track and the rules' words, does not pay for it.
+The game's data: the patches, the time track, quilts and the rules' words. The play itself
+(moves, states, legal moves, ``apply``, scores) is ``printables.rules.patchwork_play``, built on
+this module: a sheet, which needs only the patches, the track and the rules' words, does not
+import it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from printables.lazy import lazy_names
-from printables.records import frozen_record, set_field
 
 try:  # the stored orientations of the printed patches (tools/patchwork_orientations.py writes them)
     from printables.rules.patchwork_orientations import ORIENTATIONS
@@ -133,7 +131,7 @@ def _orientations(shape: Shape) -> tuple[Shape, ...]:
 # Patches
 
 
-@frozen_record(slots=True)
+@dataclass(frozen=True, slots=True)
 class Patch:
     """One patch: its cells as printed, its button cost, time cost and income buttons."""
 
@@ -143,14 +141,6 @@ class Patch:
     time: int  # time-track spaces the buyer moves
     income: int  # buttons printed on it, paid at every income space crossed
     orientations: tuple[Shape, ...] = field(init=False, repr=False, compare=False)
-
-    def __init__(self, id, shape, cost, time, income):
-        set_field(self, "id", id)
-        set_field(self, "shape", shape)
-        set_field(self, "cost", cost)
-        set_field(self, "time", time)
-        set_field(self, "income", income)
-        self.__post_init__()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "orientations", _orientations(self.shape))
@@ -314,6 +304,3 @@ BONUS_NOTE = (
 )
 SCORE_NOTE = "Score at the end: your buttons + 7 for the bonus tile - 2 for every empty square of your quilt."
 
-
-# The play (Buy, State, legal_moves, apply, scores ...) loads on first use, from patchwork_play.
-__getattr__, __dir__ = lazy_names(globals(), "printables.rules.patchwork_play")

@@ -21,10 +21,10 @@ Text forms (all round-trip through ``str`` and the matching parse function)::
              pods A=-                    then each pod's value ('-' none yet) and the unused dice
              dice 2 5
 
-This module is the whole rule core's interface. The play (moves, states, ``apply``, policies,
-simulation and ``analyse_layout``) lives in ``printables.rules.peas_play`` and is loaded on first
-use of any of its names here (``rules.peas.State``, ``from printables.rules.peas import apply``):
-a card of a preset layout needs only the layout, its measured difficulty and the rules' words.
+This module holds the layouts, their measured difficulty and the rules' words. The play (moves,
+states, ``apply``, policies, simulation and ``analyse_layout``) is ``printables.rules.peas_play``,
+built on this module: a card of a preset layout needs only the layout, its measured difficulty
+and the rules' words, and does not import it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from printables.lazy import lazy_names
 
 Pos = tuple[int, int]
 
@@ -334,6 +333,3 @@ FULL_RULES: tuple[tuple[str, str], ...] = (
     ),
 )
 
-
-# The play (State, legal_moves, apply, analyse_layout ...) loads on first use, from peas_play.
-__getattr__, __dir__ = lazy_names(globals(), "printables.rules.peas_play")

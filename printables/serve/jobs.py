@@ -4,7 +4,7 @@ Every submitted form is a new job with a fresh folder under the server's tempora
 two tabs (or two quick submits) never share files. At most ``max_running`` workers run at once (the
 rest wait their turn); cancelling stops the worker's whole process group (PrusaSlicer included)
 and removes the job's folder. A worker also dies with a server killed outright (SIGKILL): see
-printables/serve/lifeline.py.
+printables/lifeline.py.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import printables
-from printables.serve import lifeline
-from printables.serve.worker import JOB_FILE, MAX_FILE_ENV, RESULT_FILE
+from printables import lifeline
+from printables.serve.job_files import JOB_FILE, MAX_FILE_ENV, RESULT_FILE
 
 LOG_FILE = "log.txt"
 STOP_GRACE_S = 5.0  # after SIGTERM, how long a worker has to clean up before SIGKILL
@@ -203,7 +203,7 @@ class Jobs:
             job.state = "running"
             job.started = time.monotonic()
             # This thread starts the worker and waits for it: the worker's parent-death signal
-            # fires when this thread ends (printables/serve/lifeline.py), and the lifeline's write
+            # fires when this thread ends (printables/lifeline.py), and the lifeline's write
             # end stays open here until then.
             read_end, write_end, lifeline_env = lifeline.open_lifeline()
             try:

@@ -23,14 +23,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from printables.serve.job_files import JOB_FILE, MAX_FILE_ENV, RESULT_FILE
+
 OUTPUT = Path("output")  # relative to the job folder: the CLI's own default
 PREVIEWS = Path("previews")
 ZIPS = Path("zip")
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say: no clock in the bytes
 PREVIEW_DPI = 60
-RESULT_FILE = "result.json"
-JOB_FILE = "job.json"
-MAX_FILE_ENV = "PRINTABLES_SERVE_MAX_FILE_BYTES"  # set by the server: the largest file the job may write
 
 
 def limit_file_size() -> None:
@@ -186,7 +185,7 @@ def _write_json(path: Path, data: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the job in the folder named on the command line."""
     from printables import cleanup
-    from printables.serve import lifeline
+    from printables import lifeline
 
     cleanup.install_signal_handlers()
     lifeline.hold_on()  # dies with the server, even one killed with SIGKILL
