@@ -21,8 +21,8 @@ FOOTER_PT = 7.0
 
 BOX_HEADING = "About the game"
 BOX_PT = 8.0  # body text of a sheet is 8 pt or more
-BOX_PAD_MM = 1.6
-COMPACT_PAD_MM = 1.0
+BOX_PAD_MM = 1.7  # a line inside keeps 1.5 mm from the box's stroke
+COMPACT_PAD_MM = 1.7  # the same on a postcard: text keeps 1.5 mm from the stroke
 BOX_GAP_MM = 3.0  # between the box and the ruler under it
 BOX_LINE_MM = 0.25
 BOX_GREY = 0.45

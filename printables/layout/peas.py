@@ -94,8 +94,8 @@ TITLE_PT = 17.0
 BACK_SIZES_PT = (7.5, 7.2, 7.0)  # the back's rules at the largest size that fits
 TRIM_SAFE_MM = 4.0  # text, peas and Peater keep at least this far inside the trim
 FINE_BASELINE_MM = 4.8  # the caption's baseline above the trim: its descenders stay 4 mm in
-BOX_CLEAR_MM = 1.0  # between the body's last line and the publisher's box: its descenders keep 1.5 mm
-BAR_GAP_MM = 2.2  # between the publisher's box and the scale bar under it: the caption beside the bar keeps 1.5 mm from the box
+BOX_CLEAR_MM = 1.8  # between the body's last line and the publisher's box: its descenders keep 1.5 mm
+BAR_GAP_MM = 3.4  # between the publisher's box and the scale bar under it: the caption beside the bar keeps 1.5 mm from the box
 # A print-shop card's slug (MARK_OFFSET_MM + MARK_LENGTH_MM beyond the bleed): the scale bar's and
 # caption's baseline this far beyond the bleed, their ends this far clear of a crop mark.
 SLUG_BASELINE_MM = 4.2
@@ -207,7 +207,7 @@ def _bar_y(card: PeaCard, beside: bool) -> float:
     """The scale bar's baseline: on the caption's line, or above it when the caption does not fit beside."""
     _, card_h = card.card_size_mm()
     y = card_h - FINE_BASELINE_MM
-    return y if beside else y - line_height_mm(CAPTION_PT, 1.3) - 0.4
+    return y if beside else y - line_height_mm(CAPTION_PT, 1.3) - 0.6
 
 
 @lru_cache(maxsize=16)  # planning a card tries some hundred sizes of one card: measure its foot once
