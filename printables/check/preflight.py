@@ -633,6 +633,7 @@ CLEARANCE_MM = 1.5  # text keeps this much paper between itself and any other bo
 LINE_GAP_EM = 0.6  # characters of one baseline further apart than this (in em) are two texts
 BLOCK_PITCH_EM = 1.6  # lines of one paragraph: same size, baselines at most this far apart, overlapping
 SYMBOL_MAX_MM = 6.0  # a curve this small is an icon: a text beside it is its label, a text inside it is boxed
+BAND_RATIO = 4.0  # a rectangle at most SYMBOL_MAX_MM thick and this many times longer is a band (a board's edge)
 DEFAULT_INK_EM = (0.0, -0.22, 0.6, 0.75)  # a glyph's ink (xMin, yMin, xMax, yMax) when the font is unreadable
 # a line does not start with these: separators and closing punctuation (any script)
 SEPARATORS = frozenset("·‧・|/–—")  # the same marks as printables/linebreak.py (check/ imports no layout)
@@ -756,8 +757,9 @@ def _blocks(lines: list[TextLine]) -> list[int]:
 def _segments(page):
     """The edges a player sees on the page, in mm from its top-left: (x0, y0, x1, y1, half line width,
     what). A rectangle (stroked, or filled in a colour that is not white) gives its four sides, a
-    line itself, a curve or polygon the segments between its points; ``symbol`` is true for a curve
-    no larger than ``SYMBOL_MAX_MM`` each way (an icon), ``box`` the shape's bounding box."""
+    line itself, a curve or polygon the segments between its points; ``role`` is "icon" for a curve
+    no larger than ``SYMBOL_MAX_MM`` each way, "ground" for a band's long side (see ``check_clearance``),
+    else empty; ``box`` the shape's bounding box."""
     mm = pt_to_mm
     for kind, objects in (("rectangle", page.rects), ("line", page.lines), ("curve", page.curves)):
         for o in objects:
@@ -776,8 +778,12 @@ def _segments(page):
             xs, ys = [x for x, _ in points], [y for _, y in points]
             symbol = kind == "curve" and max(xs) - min(xs) <= SYMBOL_MAX_MM and max(ys) - min(ys) <= SYMBOL_MAX_MM
             box = (min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half)
+            w, h = max(xs) - min(xs), max(ys) - min(ys)
+            band = kind == "rectangle" and min(w, h) <= SYMBOL_MAX_MM and max(w, h) >= BAND_RATIO * min(w, h)
             for (ax, ay), (bx, by) in zip(points, points[1:]):
-                yield ax, ay, bx, by, half, kind, symbol, box
+                # a band's long sides: a text inside the band is its label, measured only to its ends
+                along = band and (abs(by - ay) < 1e-9 if w > h else abs(bx - ax) < 1e-9)
+                yield ax, ay, bx, by, half, kind, "icon" if symbol else "ground" if along else "", box
 
 
 def _point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
@@ -858,13 +864,14 @@ def clearance_findings(pdf, reader: PdfReader, counts: list | None = None) -> li
         for line in lines:
             worst = None
             middle = ((line.x0 + line.x1) / 2, (line.top + line.bottom) / 2)
-            for ax, ay, bx, by, half, kind, symbol, (sx0, sy0, sx1, sy1) in segments:
+            for ax, ay, bx, by, half, kind, role, (sx0, sy0, sx1, sy1) in segments:
                 # quick reject: the segment's box is far from the line's box
                 if (min(ax, bx) - half > line.x1 + CLEARANCE_MM or max(ax, bx) + half < line.x0 - CLEARANCE_MM
                         or min(ay, by) - half > line.bottom + CLEARANCE_MM or max(ay, by) + half < line.top - CLEARANCE_MM):
                     continue
-                if symbol and not (sx0 <= middle[0] <= sx1 and sy0 <= middle[1] <= sy1):
-                    continue  # an icon the text labels, not a box around it
+                inside = sx0 <= middle[0] <= sx1 and sy0 <= middle[1] <= sy1
+                if (role == "icon" and not inside) or (role == "ground" and inside):
+                    continue  # an icon the text labels, or the band the text is set on: not a box around it
                 gap = _box_segment(line, ax, ay, bx, by) - half
                 if gap < CLEARANCE_MM - 0.005 and (worst is None or gap < worst[0]):
                     worst = (gap, f"a {kind} edge")
@@ -895,8 +902,12 @@ def check_clearance(pdf, reader: PdfReader) -> CheckResult:
       line, and any segment of a curve or polygon (outlines, arrows, circles as their polygons); a
       small curve (an icon, at most ``SYMBOL_MAX_MM`` each way) is a box only to a text inside it
       (a number in a coin), a text beside it being its label;
+      a band (a rectangle at most ``SYMBOL_MAX_MM`` thick and ``BAND_RATIO`` times as long: a board's
+      edge band) is, in the same way, a box only at its ends to a text inside it (the band's label,
+      "WHITE" set along it), its long sides being the label's ground; to a text outside it, every
+      side is a box edge;
       a stroke counts from its outer edge (half its width out). A text sitting in a table cell, a
-      tally box or on a coloured band is therefore measured to that cell's, box's or band's sides;
+      tally box or on a coloured panel is therefore measured to that cell's, box's or panel's sides;
     - *another text* is a text line of another paragraph: lines of one paragraph (baselines at most
       ``BLOCK_PITCH_EM`` em of the larger size apart, overlapping across, so a heading leads its
       paragraph) are set by the leading and not measured against each other.
