@@ -633,6 +633,7 @@ CLEARANCE_MM = 1.5  # text keeps this much paper between itself and any other bo
 LINE_GAP_EM = 0.6  # characters of one baseline further apart than this (in em) are two texts
 BLOCK_PITCH_EM = 1.6  # lines of one paragraph: same size, baselines at most this far apart, overlapping
 SYMBOL_MAX_MM = 6.0  # a curve this small is an icon: a text beside it is its label, a text inside it is boxed
+BEZIER_STEPS = 8  # chords per Bézier segment: a quarter circle of 13 mm radius strays 0.03 mm from them
 BAND_RATIO = 4.0  # a rectangle at most SYMBOL_MAX_MM thick and this many times longer is a band (a board's edge)
 DEFAULT_INK_EM = (0.0, -0.22, 0.6, 0.75)  # a glyph's ink (xMin, yMin, xMax, yMax) when the font is unreadable
 # a line does not start with these: separators and closing punctuation (any script)
@@ -772,7 +773,7 @@ def _segments(page):
                 x0, top, x1, bottom = (mm(o[k]) for k in ("x0", "top", "x1", "bottom"))
                 points = [(x0, top), (x1, top), (x1, bottom), (x0, bottom), (x0, top)]
             else:
-                points = [(mm(x), mm(y)) for x, y in (o.get("pts") or ())]
+                points = [(mm(x), mm(y)) for x, y in _flattened(o)]
             if not points:
                 continue
             xs, ys = [x for x, _ in points], [y for _, y in points]
@@ -784,6 +785,33 @@ def _segments(page):
                 # a band's long sides: a text inside the band is its label, measured only to its ends
                 along = band and (abs(by - ay) < 1e-9 if w > h else abs(bx - ax) < 1e-9)
                 yield ax, ay, bx, by, half, kind, "icon" if symbol else "ground" if along else "", box
+
+
+def _flattened(o) -> list[tuple[float, float]]:
+    """A line's or curve's points in pt, each Bézier segment of its ``path`` (m, l, c, h operators, as
+    pdfplumber gives them) followed in ``BEZIER_STEPS`` chords, so a circle is measured as a circle
+    and not as the diamond of its four end points; without a path, its ``pts``."""
+    path = o.get("path")
+    if not path:
+        return list(o.get("pts") or ())
+    points: list[tuple[float, float]] = []
+    start = None
+    for op, *args in path:
+        if op == "m":
+            start = args[0]
+            points.append(args[0])
+        elif op == "l":
+            points.append(args[0])
+        elif op == "c" and points:
+            (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points[-1], *args
+            for i in range(1, BEZIER_STEPS + 1):
+                t = i / BEZIER_STEPS
+                u = 1 - t
+                points.append((u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x3,
+                               u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t * y3))
+        elif op == "h" and start is not None:
+            points.append(start)
+    return points
 
 
 def _point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
@@ -899,7 +927,8 @@ def check_clearance(pdf, reader: PdfReader) -> CheckResult:
       from the embedded font (each glyph's bounding box), not the advance box, so a line of digits
       is measured from its digits' tops and bottoms;
     - a *box edge* is any side of a rectangle that is stroked or filled in a colour (not white), any
-      line, and any segment of a curve or polygon (outlines, arrows, circles as their polygons); a
+      line, and any segment of a curve or polygon (outlines, arrows; a curve's Bézier segments are
+      followed in ``BEZIER_STEPS`` chords each, so a circle is measured as a circle); a
       small curve (an icon, at most ``SYMBOL_MAX_MM`` each way) is a box only to a text inside it
       (a number in a coin), a text beside it being its label;
       a band (a rectangle at most ``SYMBOL_MAX_MM`` thick and ``BAND_RATIO`` times as long: a board's

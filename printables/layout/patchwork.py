@@ -768,7 +768,10 @@ def _spiral(space_mm: float) -> tuple[tuple[Space, ...], tuple[tuple[float, floa
         centres.append(at)
     # The centre line runs on from space 0 by half a space, so the ribbon ends beyond it.
     end_index, end = _next_at(points, index, at, at, r + RIBBON_MARGIN_MM)
-    line = points[:end_index + 1] + [end]
+    # It starts halfway out of the centre space, so the ribbon's end lies under that space clear of
+    # its number (not across the middle, where the number stands).
+    start_index, start = _next_at(points, 0, points[0], (0.0, 0.0), r_centre / 2)
+    line = [start] + points[start_index + 1:end_index + 1] + [end]
     # Turn the spiral so that space 0 lies on the top run: the last run's direction becomes "left".
     turns = (2 - _run_direction(corners, centres[-1])) % 4
     for _ in range(turns):
