@@ -311,6 +311,7 @@ HEADING_STEP_MM = 7.5  # from a heading's baseline to the first line under it
 PARTS_HEAD_MM = 6.6  # from the parts table's column names to the first row's baseline (its ground 1.5 mm under them)
 ROW_PAD_MM = 1.8  # the grey ground of a part's row reaches this far beyond the text column
 ROW_H_MM = 10.7  # the grey ground's height, from 4.2 mm above the name's baseline
+SECTION_GAP_MM = 2.8  # more, after a section's last row, before the next heading (4 mm clear)
 
 def _key_values(rows, x: float, y: float, key_w: float, width: float, size: float) -> tuple[list, float]:
     """Two-column rows (bold key, wrapped value) from baseline ``y``; returns items and next y."""
@@ -349,7 +350,7 @@ def card_document(card: PrintCard) -> Document:
     heading("Printer and slicer")
     rows, y = _key_values(card.settings, x, y, 32, width, 9.5)
     items += rows
-    y += 4
+    y += SECTION_GAP_MM
 
     heading("Parts")
     cols = (x, x + 52, x + 112, x + 130, x + 152)  # part, orientation, copies, time, filament
@@ -390,12 +391,12 @@ def card_document(card: PrintCard) -> Document:
         heading("Onto the Dremel 3D45")
         rows, y = _key_values(card.to_printer, x, y, 32, width, 9.5)
         items += rows
-        y += 4
+        y += SECTION_GAP_MM
 
     heading("To buy and to assemble")
     rows, y = _key_values(card.assembly, x, y, 32, width, 9.5)
     items += rows
-    y += 4
+    y += SECTION_GAP_MM
 
     heading("Notes")
     for note in card.notes:
