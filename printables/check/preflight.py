@@ -33,8 +33,8 @@ Run on every PDF by ``printables check`` (``check/dispatch.py``), whatever its k
   but holds the whole BleedBox).
 
 - **clearance**: no text line closer than 1.5 mm to a box's edge or to another text (what a line,
-  a box and another text are: ``check_clearance``). ``CLEARANCE_PENDING`` lists the kinds whose
-  layouts still have findings: reported as "pending", not failed.
+  a box and another text are: ``check_clearance``). Every kind is checked strictly since issue #24's
+  layouts landed (``CLEARANCE_PENDING`` is empty).
 - **line ends**: no line starts with a separator (``·``, ``|``, ``/``, a dash) or closing mark, nor
   ends with an opening mark, in any script.
 
@@ -64,9 +64,10 @@ from printables.paper import pt_to_mm
 # Kinds whose text sizes and safe zone are still being fixed (issue #12): reported, not failed.
 PREFLIGHT_PENDING: frozenset[str] = frozenset()  # #12's layouts have landed: every kind is strict
 PENDING_CHECKS = ("text sizes", "safe zone")
-# Kinds whose layouts still set text closer than 1.5 mm to a box or another text (issue #24): the
-# clearance check reports their findings as "pending" without failing, until their layouts are fixed.
-CLEARANCE_PENDING: frozenset[str] = frozenset({"giuthi-print-settings", "giuthi-rules", "harvest", "minefield", "patchwork", "peas"})
+# Kinds whose layouts still set text closer than 1.5 mm to a box or another text: the clearance
+# check reports their findings as "pending" without failing. Empty: since issue #24's layouts every
+# preset of every kind passes, and a crowded line fails.
+CLEARANCE_PENDING: frozenset[str] = frozenset()
 STRICT_ENV = "PRINTABLES_PREFLIGHT_STRICT"
 
 BODY_MIN_PT = {"sheet": 8.0, "card": 7.0}
