@@ -22,6 +22,8 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
+from printables import lifeline
+
 PREVIEW_TOLERANCE_MM = 0.4  # coarse: a pit is still round to the eye
 PREVIEW_ANGULAR_TOLERANCE_RAD = 0.6
 CACHE_ENTRIES = 64
@@ -75,15 +77,47 @@ class Previews:
 
     def _ensure(self) -> subprocess.Popen:
         if self._process is None or self._process.poll() is not None:
-            from printables.serve.jobs import _worker_env
-
-            self.folder.mkdir(parents=True, exist_ok=True)
-            (self.folder / "tmp").mkdir(exist_ok=True)
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", "printables.serve.preview"], cwd=self.folder,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env=_worker_env(self.folder), text=True, bufsize=1, start_new_session=True)
+            self._process = self._start()
         return self._process
+
+    def _start(self) -> subprocess.Popen:
+        """Start a worker tied to this server by printables/lifeline.py, as the job workers are: it
+        ends when the server does, even a server killed with SIGKILL.
+
+        The kernel's parent-death signal fires when the *thread* that started the worker ends, and
+        requests are served on short-lived threads; so a thread of the worker's own starts it and
+        waits for it, holding the lifeline's write end open until then."""
+        from printables.serve.jobs import _worker_env
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "tmp").mkdir(exist_ok=True)
+        started = threading.Event()
+        box: dict = {}
+
+        def keep() -> None:
+            read_end, write_end, lifeline_env = lifeline.open_lifeline()
+            try:
+                try:
+                    box["process"] = subprocess.Popen(
+                        [sys.executable, "-m", "printables.serve.preview"], cwd=self.folder,
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                        env={**_worker_env(self.folder), **lifeline_env}, text=True, bufsize=1,
+                        start_new_session=True, pass_fds=(read_end,))
+                except BaseException as error:  # noqa: BLE001 - handed to the thread that asked
+                    box["error"] = error
+                    return
+                finally:
+                    os.close(read_end)
+                    started.set()
+                box["process"].wait()
+            finally:
+                os.close(write_end)
+
+        threading.Thread(target=keep, name="preview-worker", daemon=True).start()
+        started.wait()
+        if "error" in box:
+            raise box["error"]
+        return box["process"]
 
     def key(self, args: list[str]) -> str:
         """The cache key (and STL name) of a board's arguments."""
@@ -292,6 +326,7 @@ def main() -> int:
     """Serve preview requests, one JSON line in and one out, until the server closes the pipe."""
     from printables.isolation import isolate_ezdxf
 
+    lifeline.hold_on()  # first thing: dies with the server, even one killed with SIGKILL
     answers = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)  # anything a library prints goes to stderr, never into the answers
     sys.stdout = sys.stderr
