@@ -226,30 +226,32 @@ def test_giuthi_opens_on_the_default_board_and_the_preview_follows_a_change(serv
     assert re.search(r"about \d h \d\d min and \d+(\.\d)? g", browser.find_element("id", "estimate").text)
     assert not browser.find_element("id", "over-budget").is_displayed()
 
-    set_text(browser, "size", "200x140")
+    set_text(browser, "size", "224x145")
     started = time.monotonic()
     wait_for(lambda: canvas.get_attribute("data-size") not in (None, default)
              and canvas.get_attribute("data-state") == "shown", 120, step=0.05, what="the new board")
     print(f"\npreview changed {time.monotonic() - started:.2f} s after the change "
           f"({canvas.get_attribute('data-preview-ms')} ms for the last request) at {browser.width} px")
-    length, across, _ = map(float, canvas.get_attribute("data-size").split("x"))
-    assert across == 140.0 and length > float(default.split("x")[0])  # longer and narrower halves
-    # 200 x 140 mm halves cost more than the presets' budget: said before anything is made, with a preset that fits
+    new_size = canvas.get_attribute("data-size")
+    length, across, _ = map(float, new_size.split("x"))
+    assert across == 145.0 and length > float(default.split("x")[0])  # longer halves
+    # 224 x 145 mm halves cost more than the presets' budget (94.7 g a half, sliced): said before
+    # anything is made, with a preset that fits
     over = browser.find_element("id", "over-budget")
     wait_for(over.is_displayed, 30, what="the budget warning")
     assert "90 g" in over.text and re.search(r"\d+(\.\d)? g of filament", over.text)
     # the advice follows once every preset's cost is estimated (the worker does that between requests)
     use = wait_for(lambda: browser.find_element("id", "use-fitting"), 120, what="a preset that fits")
     assert use.text.startswith("Use the preset: ")
-    assert "size=200x140" in browser.current_url  # the address holds the form
+    assert "size=224x145" in browser.current_url  # the address holds the form
     link = browser.current_url
 
     # the same link in a fresh tab is the same form
     first = browser.current_window_handle
     browser.switch_to.new_window("tab")
     browser.get(link)
-    assert browser.find_element("id", "f-size").get_attribute("value") == "200x140"
-    assert shown_board(browser).split("x")[1] == "140.0"  # the same board (from the cache, at once)
+    assert browser.find_element("id", "f-size").get_attribute("value") == "224x145"
+    assert shown_board(browser) == new_size  # the same board (from the cache, at once)
     browser.close()
     browser.switch_to.window(first)
 
