@@ -408,3 +408,9 @@ def test_the_gallery_shows_a_giuthi_sets_rules_sheet_and_print_card_in_its_langu
     html = (out / "index.html").read_text()
     for png in page_pngs:
         assert f'src="{png}"' in html
+    # each page picture is named by its document's title (in the set's language) and page, not page-N.png
+    titles = [pypdfium2.PdfDocument(p).get_metadata_dict()["Title"] for p in pdfs]
+    alts = [unescape(alt) for png in page_pngs for alt in re.findall(f'src="{re.escape(png)}" alt="([^"]*)"', html)]
+    assert len(alts) == len(page_pngs) and not any(".png" in alt for alt in alts)
+    assert sum(alt.startswith(title) for alt in alts for title in titles) == len(alts)
+    assert any(re.search("[\uac00-\ud7a3]", title) for title in titles)
