@@ -270,7 +270,11 @@ def test_the_form_works_from_the_keyboard_with_visible_focus_and_resets(server, 
     wait_for(lambda: browser.find_element("id", "result").get_attribute("data-state") == "done", 60,
              what="the preview")
     field = browser.find_element("id", "f-size")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)  # a phone scrolls to it
+    # a phone scrolls to it (again while the page still grows: its pictures load above the field)
+    wait_for(lambda: browser.execute_script(
+        "arguments[0].scrollIntoView({block: 'center'}); const r = arguments[0].getBoundingClientRect();"
+        "return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === arguments[0]", field),
+        10, what="the size field in view")
     field.click()
     outline = browser.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"  # focus is visible
