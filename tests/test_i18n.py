@@ -186,7 +186,8 @@ def test_a_word_set_letter_under_letter_is_restacked_in_the_translation():
     """Minefield's WHITE band label stands letter under letter: its translation does too."""
     stacked = tuple(Text(5.0, 10.0 + 3.0 * i, ch, anchor="middle", font="Helvetica-Bold") for i, ch in enumerate("WHITE"))
     korean = [i for i in translate_items(stacked, "ko") if isinstance(i, Text)]
-    assert [(t.text, t.y) for t in korean] == [("백", 16.0)]  # one syllable, at the word's centre
+    # two syllables (white stone: a word one can find on the band, not a lone 2 mm glyph), about the word's centre
+    assert [(t.text, t.y) for t in korean] == [("백", 14.5), ("돌", 17.5)]
     turkish = [i for i in translate_items(stacked, "tr") if isinstance(i, Text)]
     assert "".join(t.text for t in turkish) == "BEYAZ"
     assert [t.y for t in turkish] == [10.0, 13.0, 16.0, 19.0, 22.0] and {t.x for t in turkish} == {5.0}

@@ -87,7 +87,7 @@ def test_the_largest_pea_that_fits_is_said_to_a_tenth_and_fits(tmp_path, args):
 
 
 def test_the_hint_is_finer_than_half_millimetres(tmp_path):
-    # On the default A6 card the largest pea is not a multiple of 0.5 mm: the old hint understated it.
-    result = _peas(tmp_path, "--pea", "20")
+    # On the 4x6 card the largest pea is not a multiple of 0.5 mm: the old hint understated it.
+    result = _peas(tmp_path, "--postcard", "4x6", "--pea", "20")
     said = float(re.search(r"the largest pea that fits is ([0-9.]+) mm", result.output).group(1))
     assert said * 2 != int(said * 2)

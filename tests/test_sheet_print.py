@@ -42,9 +42,9 @@ def built(tmp_path_factory) -> dict[str, tuple[dict, Path]]:
     return {path.stem: _build(path, out) for path in SHEET_PRESETS}
 
 
-def _trim(page) -> tuple[float, float, float, float]:
-    """The trim in mm from the top-left: the TrimBox if the page has one, else the page."""
-    box = page.page_obj.attrs.get("TrimBox")
+def _trim(page, key: str = "TrimBox") -> tuple[float, float, float, float]:
+    """The trim in mm from the top-left: the TrimBox (or ``key``) if the page has one, else the page."""
+    box = page.page_obj.attrs.get(key)
     if box is None:
         return 0.0, 0.0, page.width * PT_TO_MM, page.height * PT_TO_MM
     x0, y0, x1, y1 = (float(v) for v in box)
@@ -56,14 +56,18 @@ def ink_near_edges(path: Path) -> list[tuple[int, float, str]]:
     """(page, distance in mm, what) of every inked object, measured from the trim (the page, or the
     TrimBox of a print-shop file). Background does not count: a filled, unstroked rectangle that
     reaches the trim (a card's band, run into the bleed). Nor do a print-shop file's crop marks,
-    hairlines wholly outside its trim."""
+    hairlines wholly outside its trim, nor what stands in its slug, wholly outside the BleedBox (the
+    scale bar and the version, cut away with the marks)."""
     found = []
     with pdfplumber.open(str(path)) as pdf:
         for n, page in enumerate(pdf.pages, 1):
             tx0, ty0, tx1, ty1 = _trim(page)
+            bx0, by0, bx1, by1 = _trim(page, "BleedBox")
 
             def distance(o) -> float:
                 x0, top, x1, bottom = (o["x0"] * PT_TO_MM, o["top"] * PT_TO_MM, o["x1"] * PT_TO_MM, o["bottom"] * PT_TO_MM)
+                if "BleedBox" in page.page_obj.attrs and (x1 <= bx0 or x0 >= bx1 or bottom <= by0 or top >= by1):
+                    return 99.0  # in the slug
                 return min(x0 - tx0, top - ty0, tx1 - x1, ty1 - bottom)
 
             for c in page.chars:
@@ -167,7 +171,9 @@ def test_every_preset_has_the_publishers_box(built, name):
     with pdfplumber.open(str(path)) as pdf:
         pages = [" ".join((page.extract_text() or "").split()) for page in pdf.pages]
     said = [_in_language(params.get("lang", "en"), english) for english in
-            ("About the game", "Players:", "Playing time and age: not stated in the rules", "Design:", "Publisher:")]
+            ("About the game", "Players:", "You also need:")]
+    for text in pages:  # an unknown fact is left out, never printed as unknown
+        assert not any(catalogue(params.get("lang", "en")).phrase(words) in text for words in ("not stated", "not named"))
     carrying = [i for i, text in enumerate(pages) if all(words in text for words in said)]
     if params["kind"] == "peas":
         assert 0 in carrying  # the front of the card (a back page holds the full rules)

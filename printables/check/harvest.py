@@ -25,7 +25,6 @@ from printables.check.language import lang_of, said, said_regex
 from printables.check.results import CheckResult
 from printables.rules import harvest as rules
 from printables.rules import pentominoes
-from printables.rules.facts import GAME_FACTS
 
 # Grid cells are stroked, unfilled squares; harvester diagrams are filled squares. That is the
 # sheet's drawing convention: everything else (sizes, shapes, counts) is recovered from geometry.
@@ -204,7 +203,7 @@ def check_harvest(drawing: PdfDrawing) -> list[CheckResult]:
         )
     )
     results.append(check_cut_lines(page, grids))
-    results.append(check_publisher_box(drawing, GAME_FACTS["harvest"]))
+    results.append(check_publisher_box(drawing, "harvest"))
     summary = rules.rules_summary(params["coins_per_turn"], params["opening_coins"])
     missing = text_missing(page, [said(lang_of(params), summary)])
     results.append(CheckResult("rules text", not missing,

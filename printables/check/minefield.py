@@ -38,7 +38,6 @@ from printables.check.pdf import (
 from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
 from printables.rules import minefield as rules
-from printables.rules.facts import GAME_FACTS
 
 SQUARE_TOLERANCE_MM = 0.02  # width and height of a square agree this well
 MIN_BOARD_CELL_MM = 3.0  # smaller stroked squares are not board cells
@@ -170,6 +169,39 @@ def _check_bands(boards: list[Board], page: PageDrawing) -> CheckResult:
             )
     ok = bool(boards) and not problems
     return CheckResult("edge bands", ok, "; ".join(problems) or ("; ".join(seen) if boards else "no board"))
+
+
+BAND_LABEL_MIN_MM = 4.0  # a band's label spans at least this along the band: a word, not a lone 2 mm glyph
+BAND_LABELS = {"top": "BLACK", "bottom": "BLACK", "left": "WHITE", "right": "WHITE"}
+
+
+def _check_band_labels(boards: list[Board], page: PageDrawing, lang: str) -> CheckResult:
+    """Each labelled band says whose edge it is, in the sheet's language, and its label is a word
+    one can read: at least ``BAND_LABEL_MIN_MM`` along the band (WHITE's letters stand one under
+    another). A band too thin for a label carries none."""
+    problems, labelled = [], 0
+    boxes = _band_boxes(page)
+    for i, board in enumerate(boards, 1):
+        for side in SIDES:
+            band = _band_on(board, side, boxes)
+            if band is None:
+                continue
+            words = [w for w in page.words if _inside(w, [band])]
+            if not words:
+                continue
+            labelled += 1
+            across = side in ("top", "bottom")
+            words.sort(key=lambda w: (w.x0, w.top) if across else (w.top, w.x0))
+            text = "".join(w.text for w in words)
+            want = said(lang, BAND_LABELS[side]).replace(" ", "")
+            span = (max(w.x1 for w in words) - min(w.x0 for w in words)) if across else \
+                (max(w.bottom for w in words) - min(w.top for w in words))
+            if text != want:
+                problems.append(f"board {i} {side} band says {text!r}, expected {want!r}")
+            elif span < BAND_LABEL_MIN_MM - SIZE_TOLERANCE_MM:
+                problems.append(f"board {i} {side} band's label {text!r} spans {span:.1f} mm, under {BAND_LABEL_MIN_MM:g} mm")
+    return CheckResult("band labels", not problems,
+                       "; ".join(problems[:4]) or f"{labelled} band label(s), each a readable word naming its colour")
 
 
 def _band_boxes(page: PageDrawing) -> list[Box]:
@@ -406,10 +438,11 @@ def check_minefield(drawing: PdfDrawing) -> list[CheckResult]:
     boards = find_boards(page)
     results.append(_check_boards(boards, params["size"], params["cell_mm"], params["per_page"]))
     results.append(_check_bands(boards, page))
+    results.append(_check_band_labels(boards, page, lang_of(params)))
     results.append(_check_coordinates(boards, page))
     results.append(_check_legend(page))
     results.append(_check_edge_key(page, lang_of(params)))
     results.append(_check_pencil_key(page, lang_of(params)))
-    results.append(check_publisher_box(drawing, GAME_FACTS["minefield"]))
+    results.append(check_publisher_box(drawing, "minefield"))
     results.append(_check_captions(page, lang_of(params)))
     return results

@@ -44,7 +44,6 @@ from printables.check.language import lang_of, said
 from printables.check.results import CheckResult
 from printables.paper import pt_to_mm
 from printables.rules import patchwork as rules
-from printables.rules.facts import GAME_FACTS
 
 MIN_SQUARE_MM = 5.0  # smaller squares are symbols (a leather mark), not patch or quilt squares
 SQUARE_TOLERANCE_MM = 0.02  # width and height of a square agree this well
@@ -761,7 +760,7 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
     if patch_sizes or quilt_sizes or leather_sizes:
         results.append(check_square_sizes(patch_sizes, quilt_sizes, leather_sizes, cell_mm))
     results.append(check_rules_text(by_part, wanted, lang_of(params)))
-    results.append(check_publisher_box(drawing, GAME_FACTS["patchwork"]))
+    results.append(check_publisher_box(drawing, "patchwork"))
     no_advice = [i + 1 for i, page in enumerate(drawing.pages) if words_missing(page, [said(lang_of(params), p) for p in ADVICE_PHRASES])]
     results.append(CheckResult("card advice", not no_advice, f"no cardstock and glue advice on page(s) {no_advice}" if no_advice
                                else "cardstock, glue and cut-line advice on every page"))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pypdf import PdfReader
 
-from printables.check.language import CALIBRATION, lang_of, said
+from printables.check.language import CALIBRATION, lang_of, said, said_regex
 from printables.check.parsing import open_pdf
 from printables.check.results import CheckResult
 from printables.paper import PAPER_SIZES_MM, pt_to_mm
@@ -333,26 +334,112 @@ def lattice(group: list[Box]) -> tuple[float, frozenset[tuple[int, int]]]:
 
 
 PUBLISHER_HEADING = "About the game"
+# Words of an unknown fact: the box leaves such a fact out instead.
+UNKNOWN_PHRASES = ("not stated", "not named", "not public")
+# The simulated figures' entry as a box prints it (printables.rules.facts.simulated_entry), most
+# specific first: with ties, with the first player's wins, length alone.
+SIMULATED_PATTERNS = (
+    "{games} simulated games: {low}–{high} {unit}, median {median}; first player wins {p} %, {d} % tied",
+    "{games} simulated games: {low}–{high} {unit}, median {median}; first player wins {p} %",
+    "{games} simulated games: {low}–{high} {unit}, median {median}",
+)
 
 
-def check_publisher_box(drawing: PdfDrawing, facts, pages: list[int] | None = None) -> CheckResult:
-    """The publisher's box is on the page(s): its heading, every fact's label and value, as words.
+def box_parameters(kind: str, params: dict) -> dict:
+    """The recorded parameters a game's simulated figures were measured for (see rules.simulation)."""
+    if kind == "harvest":
+        return {"grid": tuple(params["grid"]), "players": params["players"],
+                "opening_coins": params["opening_coins"], "coins_per_turn": params["coins_per_turn"]}
+    if kind == "minefield":
+        return {"size": params["size"]}
+    if kind == "patchwork":
+        return {"leather": params["leather"]}
+    if kind == "peas":
+        return {} if params.get("layout_name") is None else {"layout": params["layout_name"]}
+    raise ValueError(f"kind {kind!r}: no publisher's box")
 
-    ``facts`` is the game's :class:`printables.rules.facts.GameFacts`; ``pages`` are page indices
-    (default every page).
+
+def box_texts(page: PageDrawing, heading: str) -> list[str]:
+    """The text of each publisher's box on the page, line by line in reading order: the words inside
+    the smallest outlined rectangle around each ``heading``'s first word (a box standing in a narrow
+    column beside a board reads apart from the row numbers). The page's text if there is no box."""
+    first = heading.split()[0]
+    texts = []
+    for word in page.words:
+        if word.text != first:
+            continue
+        around = [b for b in page.boxes if b.stroke and b.x0 <= word.x0 and word.x1 <= b.x1 and b.top <= word.top
+                  and word.bottom <= b.bottom]
+        if not around:
+            continue
+        box = min(around, key=lambda b: b.w * b.h)
+        inside = [w for w in page.words if box.x0 <= (w.x0 + w.x1) / 2 <= box.x1 and box.top <= (w.top + w.bottom) / 2 <= box.bottom]
+        inside.sort(key=lambda w: (round((w.top + w.bottom) / 2 / 1.5), w.x0))  # lines 1.5 mm apart or more
+        texts.append(" ".join(w.text for w in inside))
+    return texts or [page.text]
+
+
+def _printed_figures(lang: str, text: str) -> set[tuple[int, ...]]:
+    """The simulated figures printed in ``text``, each as (games, shortest, longest, median, first
+    player's wins %, tied %), the last two -1 where not printed."""
+    number = r"(\d[\d,.]*)"
+    flat = " ".join(text.split())
+    found = set()
+    for pattern in SIMULATED_PATTERNS:
+        regex = said_regex(lang, pattern, games=number, low=number, high=number, unit=r".+?", median=number,
+                           p=number, d=number)
+        # the field order of the pattern in this language, so the numbers are read by name
+        names = [n for n in re.findall(r"\{([a-z_]+)\}", said(lang, pattern)) if n != "unit"]
+        for match in list(re.finditer(regex, flat)):
+            values = dict(zip(names, (int(v.replace(",", "").replace(".", "")) for v in match.groups())))
+            found.add(tuple(values.get(k, -1) for k in ("games", "low", "high", "median", "p", "d")))
+        flat = re.sub(regex, " ", flat)  # a longer wording read once, not again as a shorter one
+    return found
+
+
+def check_publisher_box(drawing: PdfDrawing, kind: str, pages: list[int] | None = None) -> CheckResult:
+    """The publisher's box is on the page(s): its heading, every known fact's label and value, as
+    words; no unknown fact ("not stated"); and the simulated figures exactly as stored for the
+    sheet's parameters (printables/measured_facts.json), none where those were not measured.
+
+    ``kind`` names the game; ``pages`` are page indices (default every page).
     """
+    from printables.measured import facts_for, stored_measure  # the rule cores' figures: only when a box is checked
+    from printables.rules.facts import percent
+
+    params = drawing.parameters()
     try:
-        lang = lang_of(drawing.parameters())
+        lang = lang_of(params)
     except (ValueError, AttributeError):  # no parameters recorded: an English sheet
         lang = "en"
+    measured_for = box_parameters(kind, params)
+    cell = params.get("cell_mm") if kind == "minefield" else None
+    facts = facts_for(kind, cell_mm=cell, **measured_for)
     texts = [said(lang, t) for t in [PUBLISHER_HEADING] + [f"{label}: {value}" for label, value in facts.entries()]]
+    measure = stored_measure(kind, **measured_for) if measured_for else None
+    want: set[tuple[int, ...]] = set()
+    if measure is not None:
+        two = measure.first_wins is not None
+        tied = percent(measure.draws or 0.0) if two else -1
+        want = {(measure.games, measure.turns_low, measure.turns_high, measure.turns_median,
+                 percent(measure.first_wins) if two else -1, tied if tied else -1)}
+    unknown = [said(lang, phrase) for phrase in UNKNOWN_PHRASES]
     problems = []
     for index in range(len(drawing.pages)) if pages is None else pages:
-        missing = words_missing(drawing.pages[index], texts)
+        page = drawing.pages[index]
+        missing = words_missing(page, texts)
         if missing:
             problems.append(f"page {index + 1}: no {', '.join(repr(m) for m in missing[:3])}")
+        flat = " ".join(page.text.split())
+        problems += [f"page {index + 1}: an unknown fact ({phrase!r})" for phrase in unknown if phrase in flat]
+        printed = set().union(*(_printed_figures(lang, text) for text in box_texts(page, said(lang, PUBLISHER_HEADING))))
+        if printed != want:
+            problems.append(f"page {index + 1}: simulated figures (games, shortest, longest, median, first player's "
+                            f"wins %, tied %) {sorted(printed) or 'not printed'}, stored {sorted(want) or 'none'}")
     where = "every page" if pages is None else f"page(s) {', '.join(str(p + 1) for p in pages)}"
-    return CheckResult("publisher's box", not problems, "; ".join(problems) or f"players, time, age, needs and credits on {where}")
+    figures = "the simulated figures as stored" if measure is not None else "no simulated figure (parameters not measured)"
+    return CheckResult("publisher's box", not problems,
+                       "; ".join(problems) or f"players, what else you need, credits and {figures} on {where}")
 
 
 def objects_near_edge(page: PageDrawing, margin: float, background: tuple = ()) -> list[str]:

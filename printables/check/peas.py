@@ -17,6 +17,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from printables import __version__
 from printables.check.pdf import (
     SIZE_TOLERANCE_MM,
     PageDrawing,
@@ -42,7 +43,6 @@ from printables.params.peas import (
     postcard_size_mm,
 )
 from printables.rules import peas as rules
-from printables.rules.facts import GAME_FACTS
 
 COLOUR_TOLERANCE = 0.01
 STRIPE_MAX_MM = 8.0  # a filled band no taller than this is a card's bottom stripe, else its top band
@@ -56,7 +56,6 @@ SCALE_CAPTION = "print at 100 % / actual size"
 PAPER_EDGE_MM = 1.0  # a cut line this close to the paper's edge needs no mark: the edge is the cut
 SUMMARY_PHRASE = "roll 2 dice"
 BACK_PHRASES = ("How to play", "Pods never overlap", "exactly 1 higher or 1 lower", "number of smushed peas")
-NOT_PUBLIC = "the original card's layout is not public"
 # The parameters a card records in its subject; one more or one less means the file was altered.
 SUBJECT_KEYS = {"kind", "back", "back_offset_mm", "bleed", "borderless", "cards_per_page", "expected_smushed", "landscape", "layout",
                 "layout_name", "page_mm", "page_ruler", "paper", "pea_mm", "pitch_mm", "postcard"}
@@ -303,7 +302,7 @@ def _layout_expectation(params: dict, layout: rules.Layout) -> tuple[list[str], 
     name = params["layout_name"]
     lang = lang_of(params)
     if name == rules.DEFAULT_LAYOUT_NAME:
-        phrases = [said(lang, "Layout: printables default"), said(lang, NOT_PUBLIC)]
+        phrases = [said(lang, "Layout: printables default")]
     elif name is not None:
         phrases = [f"{said(lang, 'Layout:')} {said(lang, name)}"]
     else:
@@ -349,18 +348,45 @@ def _bar_in(card: Card, segments: tuple[Segment, ...]) -> bool:
     )
 
 
+def _slug_scale(page: PageDrawing, card: Card, bleed: float, caption: str) -> list[str]:
+    """A print-shop card's scale bar and caption stand beyond its bleed, nothing of them in the trim."""
+    def beyond(x: float, y: float) -> bool:
+        return not (card.x0 - bleed - SIZE_TOLERANCE_MM < x < card.x1 + bleed + SIZE_TOLERANCE_MM
+                    and card.top - bleed - SIZE_TOLERANCE_MM < y < card.bottom + bleed + SIZE_TOLERANCE_MM)
+
+    problems = []
+    bars = [s for s in page.segments if _close(s.length, SCALE_BAR_MM) and _close(s.top, s.bottom, 0.01)]
+    if not any(beyond((s.x0 + s.x1) / 2, s.top) for s in bars):
+        problems.append(f"no {SCALE_BAR_MM:g} mm scale bar beyond the bleed")
+    if any(_bar_in(card, (s,)) for s in bars):
+        problems.append("a scale bar inside the trim")
+    outside = " ".join(w.text for w in page.words if beyond((w.x0 + w.x1) / 2, (w.top + w.bottom) / 2))
+    if caption not in outside:
+        problems.append(f"no {caption!r} beyond the bleed")
+    if caption in card_text(page, card) or f"printables {__version__}" in card_text(page, card):
+        problems.append("the scale caption or the version inside the trim")
+    return problems
+
+
 def _check_scale(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> list[CheckResult]:
+    """Every card face has its 50 mm scale bar and caption: on the card, or beyond the bleed of a
+    print-shop card (one card a page with a bleed), where nothing but the card may stand in the trim."""
     caption = said(lang_of(params), SCALE_CAPTION)
+    print_shop = bool(params["bleed"]) and params["paper"] == "none"
     problems = []
     for p, cards in enumerate(found):
         page = drawing.pages[p]
         for n, card in enumerate(cards):
+            if print_shop:
+                problems += [f"page {p + 1} card {n + 1}: {problem}" for problem in _slug_scale(page, card, params["bleed"], caption)]
+                continue
             if not _bar_in(card, page.segments):
                 problems.append(f"page {p + 1} card {n + 1}: no {SCALE_BAR_MM:g} mm scale bar")
             if caption not in card_text(page, card):
                 problems.append(f"page {p + 1} card {n + 1}: no {caption!r}")
+    where = "beyond the bleed of every card face, none in the trim" if print_shop else "on every card face"
     results = [
-        CheckResult("scale bar", not problems, "; ".join(problems[:6]) or f"a {SCALE_BAR_MM:g} mm bar and its caption on every card face")
+        CheckResult("scale bar", not problems, "; ".join(problems[:6]) or f"a {SCALE_BAR_MM:g} mm bar and its caption {where}")
     ]
     if params["page_ruler"]:
         results.append(check_ruler(drawing))
@@ -556,7 +582,7 @@ def check_peas(drawing: PdfDrawing) -> list[CheckResult]:
     results += _check_scale(drawing, params, found)
     results.append(_check_marks(drawing, params, found))
     results.append(_check_safe_zone(drawing, params, found))
-    results.append(check_publisher_box(drawing, GAME_FACTS["peas"], pages=[0]))
+    results.append(check_publisher_box(drawing, "peas", pages=[0]))
     results.append(_check_back(drawing, params, found))
     results.append(_check_rules_text(drawing, params, found))
     return results

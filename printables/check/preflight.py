@@ -18,7 +18,8 @@ Run on every PDF by ``printables check`` (``check/dispatch.py``), whatever its k
 - **safe zone**: nothing inked within 5 mm of the paper's edge on a sheet (4 mm of the trim on a
   card-sized page, by its size alone: cards imposed on a sheet keep 5 mm from the paper), where a home printer cannot print or a cutter wanders. Exempt: background, i.e. a filled,
   unstroked shape that reaches the edge (it is meant to run off it), and, in a file with a TrimBox,
-  the bleed (fills crossing the trim) and crop marks (thin lines wholly outside the trim). A file
+  the bleed (fills crossing the trim), crop marks (thin lines wholly outside the trim) and the slug
+  (anything wholly outside the BleedBox, cut away with it: a print-shop card's scale bar). A file
   whose parameters say ``"borderless": true`` asked for ink to the edge, and skips this check.
   Ink is read from pdfplumber's objects: rectangles, lines and curves by their bounding boxes plus
   half their line width, and characters by their advance width and an ink height from the baseline
@@ -462,6 +463,13 @@ def _visible_text(document, pdf, np) -> CheckResult:
                        or f"{counted} letters and digits, each visible on the rendered page ({VISIBLE_DPI} dpi)")
 
 
+def _beyond(bleed_box, media, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether an object (mm from the page's top-left) lies wholly outside the BleedBox (PDF points)."""
+    left, right = pt_to_mm(bleed_box[0] - media[0]), pt_to_mm(bleed_box[2] - media[0])
+    top, bottom = pt_to_mm(media[3] - bleed_box[3]), pt_to_mm(media[3] - bleed_box[1])
+    return x1 <= left or x0 >= right or y1 <= top or y0 >= bottom
+
+
 def _boxes(reader_page) -> dict[str, tuple[float, float, float, float] | None]:
     """MediaBox, TrimBox and BleedBox in PDF points (x0, y0, x1, y1); None where the page has none."""
     found = {}
@@ -502,6 +510,8 @@ def check_safe_zone(pdf, reader: PdfReader, params: dict) -> CheckResult:
                 continue  # background colour running to the edge, or bleed over the trim
             if boxes["/TrimBox"] is not None and hairline and wholly_outside:
                 continue  # a crop mark
+            if boxes["/BleedBox"] is not None and _beyond(boxes["/BleedBox"], media, x0, y0, x1, y1):
+                continue  # the slug: job information beyond the bleed, cut away with it (a card's scale bar)
             what = kind if text is None else f"text {text!r}"
             where = "outside the trim" if outside and boxes["/TrimBox"] is not None else f"{max(gap, 0):.1f} mm from the edge"
             bad.append((gap, f"{what} {where} at ({x0:.1f}, {y0:.1f}) mm"))

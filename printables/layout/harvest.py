@@ -24,7 +24,7 @@ from printables.layout.sheet import PAGE_MARGIN_MM, REGION_GAP_MM, Box, arrangem
 from printables.paper import page_size_mm
 from printables.params.harvest import MIN_CELL_MM, HarvestSheet
 from printables.rules import harvest, pentominoes
-from printables.rules.facts import GAME_FACTS
+from printables.measured import facts_for
 
 KIND = "harvest"
 MAX_AUTO_CELL_MM = 15.0  # larger cells only waste paper
@@ -163,12 +163,18 @@ def _rules_lines(sheet: HarvestSheet, width: float) -> list[str]:
     return wrap(rules_summary(sheet.coins_per_turn, sheet.opening_coins), width, RULES_SIZE_PT)
 
 
+def box_facts(sheet: HarvestSheet):
+    """The publisher's box of the sheet, with the simulated figures for its grid, players and coins."""
+    return facts_for(KIND, grid=sheet.grid, players=sheet.players, opening_coins=sheet.opening_coins,
+                     coins_per_turn=sheet.coins_per_turn)
+
+
 def _region_area(sheet: HarvestSheet) -> tuple[float, float, Box]:
     page_w, page_h = page_size_mm(sheet.paper, sheet.landscape)
     inner_w = page_w - 2 * PAGE_MARGIN_MM
     rules_h = len(_rules_lines(sheet, inner_w)) * line_height_mm(RULES_SIZE_PT) + 2  # RULES_CLEAR_MM comes out of the 2 mm under them
     top = PAGE_MARGIN_MM
-    bottom = page_h - PAGE_MARGIN_MM - furniture_height(inner_w, GAME_FACTS[KIND]) - rules_h
+    bottom = page_h - PAGE_MARGIN_MM - furniture_height(inner_w, box_facts(sheet)) - rules_h
     return page_w, page_h, Box(PAGE_MARGIN_MM, top, inner_w, bottom - top)
 
 
@@ -500,7 +506,7 @@ def layout(sheet: HarvestSheet) -> Document:
         + (f" · {sheet.per_page} games per page" if sheet.per_page > 1 else "")
     )
     items += cut_lines(boxes)
-    items += footer(page_w, page_h, PAGE_MARGIN_MM, description, GAME_FACTS[KIND])
+    items += footer(page_w, page_h, PAGE_MARGIN_MM, description, box_facts(sheet))
     return Document(
         pages=(Page(page_w, page_h, tuple(items)),),
         title=f"{TITLE}: {sheet.width}x{sheet.height} grid, {sheet.players} players",

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 
 from printables.errors import ParameterError
-from printables.layout.furniture import footer, furniture_height, publisher_box, publisher_box_height
+from printables.layout.furniture import FURNITURE_HEIGHT_MM, footer, furniture_height, publisher_box, publisher_box_height
 from printables.layout.primitives import (
     BLACK,
     WHITE,
@@ -37,7 +37,8 @@ from printables.layout.sheet import PAGE_MARGIN_MM, Box, arrangements, column_la
 from printables.paper import page_size_mm
 from printables.params.minefield import MAX_CELL_MM, MIN_CELL_MM, MinefieldSheet
 from printables.rules import minefield as rules
-from printables.rules.facts import GAME_FACTS
+from printables.measured import facts_for
+from printables.rules.facts import GO_STONE_MM, GameFacts
 
 KIND = "minefield"
 TITLE = "Minefield"
@@ -192,8 +193,19 @@ def _foot_mm(sheet: MinefieldSheet, beside: bool) -> float:
     page_w, _ = page_size_mm(sheet.paper, sheet.landscape)
     inner_w = page_w - 2 * PAGE_MARGIN_MM
     size_pt, lines = rules_lines(inner_w)
-    facts = None if beside else GAME_FACTS[KIND]
-    return furniture_height(inner_w, facts) + len(lines) * line_height_mm(size_pt)
+    foot = FURNITURE_HEIGHT_MM if beside else max(furniture_height(inner_w, f) for f in _box_facts(sheet))
+    return foot + len(lines) * line_height_mm(size_pt)
+
+
+def box_facts(sheet: MinefieldSheet, cell: float) -> GameFacts:
+    """The publisher's box of a sheet with cells of ``cell`` mm: its pieces fit the cell."""
+    return facts_for(KIND, cell_mm=cell, size=sheet.size)
+
+
+def _box_facts(sheet: MinefieldSheet) -> tuple[GameFacts, GameFacts]:
+    """The box's two wordings while the cell is still being chosen (Go stones, or counters up to
+    the widest size a smaller cell names): the page keeps room for the taller."""
+    return box_facts(sheet, GO_STONE_MM), box_facts(sheet, GO_STONE_MM - 0.1)
 
 
 def _layouts(sheet: MinefieldSheet) -> list[tuple[bool, Box, Box]]:
@@ -228,7 +240,7 @@ def plan(sheet: MinefieldSheet) -> Plan:
     largest_fit = 0.0
     biggest_board = 0
     for beside, area, legend in _layouts(sheet):
-        legend_cell = legend_cell_beside_mm(legend) if beside else legend_cell_mm(legend.w)
+        legend_cell = legend_cell_beside_mm(legend, sheet) if beside else legend_cell_mm(legend.w)
         if legend_cell is None:
             continue
         for cols, rows in arrangements(sheet.per_page):
@@ -437,8 +449,9 @@ def _legend_below(box: Box, cell: float) -> list[Item]:
     return items
 
 
-def _legend_beside(box: Box, cell: float) -> tuple[list[Item], float]:
-    """The legend as a column: heading, the diagrams one under another, the edge key; and its height."""
+def _legend_beside(box: Box, cell: float, facts: tuple[GameFacts, ...]) -> tuple[list[Item], float]:
+    """The legend as a column: heading, the diagrams one under another, the edge key and the
+    publisher's box (``facts``: the first is drawn, room is kept for the tallest); and its height."""
     items: list[Item] = []
     y = box.y + 3
     for line in wrap(f"{LEGEND_HEADING} {LEGEND_NOTE}", box.w, LEGEND_TEXT_PT):
@@ -452,15 +465,15 @@ def _legend_beside(box: Box, cell: float) -> tuple[list[Item], float]:
         y += h + 8.5
     items += _edge_key(box.x, y)
     y += (KEY_ROWS - 1) * KEY_STEP_MM + SWATCH_MM[1] + GAP_MM
-    items += publisher_box(box.x, y, box.w, GAME_FACTS[KIND])
-    y += publisher_box_height(GAME_FACTS[KIND], box.w)
+    items += publisher_box(box.x, y, box.w, facts[0])
+    y += max(publisher_box_height(f, box.w) for f in facts)
     return items, y - box.y
 
 
-def legend_cell_beside_mm(box: Box) -> float | None:
+def legend_cell_beside_mm(box: Box, sheet: MinefieldSheet) -> float | None:
     """The largest legend cell at which the legend column fits ``box``; None if none does."""
     for cell in LEGEND_CELL_SIZES_MM:
-        if _legend_beside(box, cell)[1] <= box.h:
+        if _legend_beside(box, cell, _box_facts(sheet))[1] <= box.h:
             return cell
     return None
 
@@ -503,10 +516,10 @@ def layout(sheet: MinefieldSheet) -> Document:
         dx = (page_w - width) / 2 - left
         corners = [(x + dx, y) for x, y in corners]
         # Level with the top band when there is room, else as high as the column needs.
-        height = _legend_beside(p.legend, p.legend_cell)[1]
+        height = _legend_beside(p.legend, p.legend_cell, _box_facts(sheet))[1]
         legend_top = min(top + LABEL_MM + LABEL_GAP_MM, p.legend.y + p.legend.h - height)
         legend = Box(left + dx + width - p.legend.w, legend_top, p.legend.w, height)
-        items += _legend_beside(legend, p.legend_cell)[0]
+        items += _legend_beside(legend, p.legend_cell, (box_facts(sheet, cell), *_box_facts(sheet)))[0]
     else:
         items += _legend_below(p.legend, p.legend_cell)
     for x, y in corners:
@@ -517,7 +530,7 @@ def layout(sheet: MinefieldSheet) -> Document:
     description = f"{TITLE} · {n}x{n} board · {cell:g} mm cells · {paper}" + (
         " landscape" if sheet.landscape else ""
     ) + boards
-    items += footer(page_w, page_h, PAGE_MARGIN_MM, description, None if p.legend_beside else GAME_FACTS[KIND])
+    items += footer(page_w, page_h, PAGE_MARGIN_MM, description, None if p.legend_beside else box_facts(sheet, cell))
     return Document(
         pages=(Page(page_w, page_h, tuple(items)),),
         title=f"{TITLE}: {n}x{n} board",

@@ -44,7 +44,7 @@ from printables.layout.sheet import PAGE_MARGIN_MM, floor_to
 from printables.paper import page_size_mm
 from printables.params.patchwork import MIN_CELL_MM, PatchworkSheet
 from printables.rules import patchwork as rules
-from printables.rules.facts import GAME_FACTS
+from printables.measured import facts_for
 
 KIND = "patchwork"
 TITLE = "Patchwork"
@@ -154,7 +154,7 @@ def _inner(sheet: PatchworkSheet) -> tuple[float, float, float, float]:
     """Page width, page height and the width and height between header and furniture."""
     page_w, page_h = page_size_mm(sheet.paper)
     width = page_w - 2 * PAGE_MARGIN_MM
-    height = page_h - 2 * PAGE_MARGIN_MM - HEADER_MM - furniture_height(width, GAME_FACTS[KIND], card_advice(sheet))
+    height = page_h - 2 * PAGE_MARGIN_MM - HEADER_MM - furniture_height(width, facts_for(KIND, leather=sheet.leather), card_advice(sheet))
     return page_w, page_h, width, height
 
 
@@ -172,7 +172,7 @@ def _page(sheet: PatchworkSheet, cell: float, items: list[Item], part: str) -> P
         f"{TITLE} · {part} · {sheet.paper.upper() if sheet.paper != 'letter' else 'Letter'} · "
         f"{cell:g} mm squares · leather: {sheet.leather} edition · {sheet.ink} ink"
     )
-    return Page(page_w, page_h, tuple(items) + footer(page_w, page_h, PAGE_MARGIN_MM, description, GAME_FACTS[KIND], card_advice(sheet)))
+    return Page(page_w, page_h, tuple(items) + footer(page_w, page_h, PAGE_MARGIN_MM, description, facts_for(KIND, leather=sheet.leather), card_advice(sheet)))
 
 
 # ---------------------------------------------------------------------------------------------

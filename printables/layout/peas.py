@@ -59,7 +59,7 @@ from printables.params.peas import (
     expected_smushed,
 )
 from printables.rules import peas as rules
-from printables.rules.facts import GAME_FACTS
+from printables.measured import facts_for
 
 KIND = "peas"
 TITLE = "Breakfast Shy"
@@ -96,6 +96,11 @@ TRIM_SAFE_MM = 4.0  # text, peas and Peater keep at least this far inside the tr
 FINE_BASELINE_MM = 4.8  # the caption's baseline above the trim: its descenders stay 4 mm in
 BOX_CLEAR_MM = 1.0  # between the body's last line and the publisher's box: its descenders keep 1.5 mm
 BAR_GAP_MM = 2.2  # between the publisher's box and the scale bar under it: the caption beside the bar keeps 1.5 mm from the box
+# A print-shop card's slug (MARK_OFFSET_MM + MARK_LENGTH_MM beyond the bleed): the scale bar's and
+# caption's baseline this far beyond the bleed, their ends this far clear of a crop mark.
+SLUG_BASELINE_MM = 4.2
+SLUG_MARK_CLEAR_MM = 2.0
+BOX_TRIM_MM = TRIM_SAFE_MM + 0.5  # a print-shop card's box bottom above the trim: its outline clear of the safe zone
 BACK_COLUMN_MIN_MM = 55.0  # a card this wide per column gets two columns of rules on its back
 BLOCK_GAP_MM = 1.4  # between the paragraphs of the back
 PEATER_WORDS = ("smush no pea", "and make Peater proud!")
@@ -126,7 +131,7 @@ def layout_line(card: PeaCard) -> str:
     count = f"{len(layout)} peas"
     if name == rules.DEFAULT_LAYOUT_NAME:
         shape = f"{layout.rows} x {layout.cols}, " if card.is_rectangle() else ""
-        return f"Layout: printables default ({shape}{count}); the original card's layout is not public."
+        return f"Layout: printables default ({shape}{count})."
     if name is not None:
         return f"Layout: {name} (a printables preset, {count})."
     if card.is_rectangle():
@@ -180,6 +185,18 @@ def _about(card: PeaCard, mean: float) -> tuple[str, str]:
     return layout_line(card), difficulty_line(mean)
 
 
+def box_facts(card: PeaCard):
+    """The card's publisher's box: the game's facts and, for a preset layout, its simulated length."""
+    name = card.layout_name()
+    return facts_for(KIND) if name is None else facts_for(KIND, layout=name)
+
+
+def is_print_shop(card: PeaCard) -> bool:
+    """One card per page with a bleed, for a print shop: its scale bar and fine print stand in the
+    slug beyond the bleed (where the crop marks are), so nothing but the card is inside the trim."""
+    return bool(card.bleed) and card.paper == "none"
+
+
 def _caption(card: PeaCard) -> str:
     """The scale bar's caption followed by the fine print: card format and tool version."""
     turn = "landscape" if card.landscape else "portrait"
@@ -198,11 +215,15 @@ def _foot(card: PeaCard, box: bool = True) -> tuple[float, bool]:
     """Height above the stripe of the foot (publisher's box on the front, scale bar and caption),
     and whether the caption is beside the bar. The box is measured with the longest difficulty line."""
     card_w, card_h = card.card_size_mm()
-    beside = SAFE_MM + SCALE_BAR_MM + 3 + text_width_mm(_caption(card), CAPTION_PT) <= card_w - SAFE_MM
-    height = card_h - _bar_y(card, beside) + 2.0 - STRIPE_MM  # 2 mm: the bar's ticks
+    if is_print_shop(card):  # the bar and caption stand in the slug: the foot is the box alone
+        beside = SAFE_MM + SCALE_BAR_MM + 3 + text_width_mm(_caption(card), CAPTION_PT) <= card_w - SLUG_MARK_CLEAR_MM
+        height = BOX_TRIM_MM - STRIPE_MM - (BAR_GAP_MM - 2.0)  # the box ends BOX_TRIM_MM inside the trim
+    else:
+        beside = SAFE_MM + SCALE_BAR_MM + 3 + text_width_mm(_caption(card), CAPTION_PT) <= card_w - SAFE_MM
+        height = card_h - _bar_y(card, beside) + 2.0 - STRIPE_MM  # 2 mm: the bar's ticks
     if box:
         height += BAR_GAP_MM - 2.0 + publisher_box_height(
-            GAME_FACTS[KIND], card_w - 2 * SAFE_MM, BOX_PT, compact=True, extra=_about(card, WORST_MEAN))
+            box_facts(card), card_w - 2 * SAFE_MM, BOX_PT, compact=True, extra=_about(card, WORST_MEAN))
     return height, beside
 
 
@@ -342,20 +363,37 @@ def scale_bar(x: float, y: float, length: float = SCALE_BAR_MM) -> list[Item]:
     return items
 
 
-def _foot_items(card: PeaCard, card_w: float, card_h: float, mean: float, box: bool = True) -> list[Item]:
-    _, beside = _foot(card)
-    y = _bar_y(card, beside)
+def _slug_items(card: PeaCard, card_w: float, card_h: float, beside: bool) -> tuple[list[Item], float]:
+    """The scale bar and its caption in the slug beyond the bleed (bar under the card, caption beside
+    it or over the card), clear of the crop marks; and the top of the card's foot inside the trim."""
+    y = card_h + card.bleed + SLUG_BASELINE_MM
     if beside:
         items: list[Item] = [Text(SAFE_MM + SCALE_BAR_MM + 3, y, _caption(card), size_pt=CAPTION_PT, colour=INK_GREY)]
     else:
-        items = [Text(SAFE_MM, card_h - FINE_BASELINE_MM, _caption(card), size_pt=CAPTION_PT, colour=INK_GREY)]
+        items = [Text(SLUG_MARK_CLEAR_MM, -card.bleed - SLUG_BASELINE_MM + 2.0, _caption(card), size_pt=CAPTION_PT,
+                      colour=INK_GREY)]
     items += scale_bar(SAFE_MM, y)
+    return items, card_h - BOX_TRIM_MM + BAR_GAP_MM
+
+
+def _foot_items(card: PeaCard, card_w: float, card_h: float, mean: float, box: bool = True) -> list[Item]:
+    _, beside = _foot(card)
+    if is_print_shop(card):
+        items, y = _slug_items(card, card_w, card_h, beside)
+    else:
+        y = _bar_y(card, beside)
+        if beside:
+            items = [Text(SAFE_MM + SCALE_BAR_MM + 3, y, _caption(card), size_pt=CAPTION_PT, colour=INK_GREY)]
+        else:
+            items = [Text(SAFE_MM, card_h - FINE_BASELINE_MM, _caption(card), size_pt=CAPTION_PT, colour=INK_GREY)]
+        items += scale_bar(SAFE_MM, y)
     if not box:
         return items
     box_w = card_w - 2 * SAFE_MM
     about = _about(card, mean)
-    top = y - BAR_GAP_MM - publisher_box_height(GAME_FACTS[KIND], box_w, BOX_PT, compact=True, extra=about)
-    items += publisher_box(SAFE_MM, top, box_w, GAME_FACTS[KIND], BOX_PT, compact=True, colour=INK_GREY, extra=about)
+    facts = box_facts(card)
+    top = y - BAR_GAP_MM - publisher_box_height(facts, box_w, BOX_PT, compact=True, extra=about)
+    items += publisher_box(SAFE_MM, top, box_w, facts, BOX_PT, compact=True, colour=INK_GREY, extra=about)
     return items
 
 
