@@ -81,6 +81,7 @@ def test_the_estimate_is_within_15_min_and_3_g_of_the_slicers_figures_for_each_p
     assert abs(grams - want_grams) <= GRAMS_TOLERANCE, (grams, want_grams)
 
 
+@pytest.mark.slow  # eleven boards modelled
 def test_the_fit_stands_for_every_board_it_was_fitted_to_custom_sizes_included():
     assert {a for a, _, _ in preview.SLICED_HALVES} >= {("--preset", p) for p in PRESETS}
     for args, want_minutes, want_grams in preview.SLICED_HALVES:
