@@ -22,6 +22,8 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
+from printables import lifeline
+
 PREVIEW_TOLERANCE_MM = 0.4  # coarse: a pit is still round to the eye
 PREVIEW_ANGULAR_TOLERANCE_RAD = 0.6
 CACHE_ENTRIES = 64
@@ -29,18 +31,38 @@ REQUEST_TIMEOUT_S = 120.0  # a worker that has not answered by then is stopped a
 # The budget the presets keep to (benchmarks/giuthi_print_cost.py): a half in at most 6 h and 90 g.
 BUDGET_MINUTES = 6 * 60
 BUDGET_GRAMS = 90.0
-# A half's print cost from its solid (volume V mm³, surface area A mm²), fitted to PrusaSlicer's
-# figures with this project's 3D45 profile (benchmarks/giuthi_print_cost.py's docstring: the five
-# presets and the 200 x 140 mm board of issue 26, 5 h 55 min and 95 g): filament 0.000127 g/mm³ of
-# solid plus 0.00118 g/mm² of skin (within 1 g of each), time 0.00569 min/mm² of skin (within 12 min).
-GRAMS_PER_MM3 = 0.000127
-GRAMS_PER_MM2 = 0.00118
-MINUTES_PER_MM2 = 0.00569
+# A half's print cost from its solid (volume V mm³, surface area A mm²): a least-squares fit, with no
+# constant term, to PrusaSlicer's figures (this project's 3D45 profile, printables/check/slicer.py)
+# for the redesigned board of issue 25 (round cups, end knuckles, lid words), sliced on 2026-12-04:
+# each board below built with this worker's own parameters (``board_for``) and written as
+# ``printables giuthi <args>`` writes it, then both halves sliced one at a time with
+# ``python benchmarks/giuthi_print_cost.py <its two STLs>``; the dearer half is the one fitted.
+# Filament 0.0003115 g/mm³ + 0.0006297 g/mm², within 0.9 g of each; time 0.0008642 min/mm³ +
+# 0.0027225 min/mm², within 6 min of each (tests/test_serve_preview.py holds both to 3 g and 15 min).
+GRAMS_PER_MM3 = 0.0003115
+GRAMS_PER_MM2 = 0.0006297
+MINUTES_PER_MM3 = 0.0008642
+MINUTES_PER_MM2 = 0.0027225
+# The sliced figures of the fit, the dearer half of each board: (arguments, minutes, grams).
+SLICED_HALVES: tuple[tuple[tuple[str, ...], float, float], ...] = (
+    (("--preset", "giuthi-default"), 254.0, 72.14),  # 4 h 14 min
+    (("--preset", "giuthi-compact"), 231.5, 66.08),  # 3 h 52 min
+    (("--preset", "giuthi-2x8"), 268.6, 76.35),  # 4 h 29 min
+    (("--preset", "giuthi-9seeds"), 281.5, 81.89),  # 4 h 41 min
+    (("--preset", "giuthi-travel"), 167.9, 49.51),  # 2 h 48 min
+    (("--size", "200x140"), 293.9, 82.58),  # 4 h 54 min
+    (("--size", "216x140"), 314.2, 89.09),  # 5 h 14 min
+    (("--size", "224x145"), 334.0, 94.74),  # 5 h 34 min: over the budget
+    (("--size", "180x145"), 278.1, 76.95),  # 4 h 38 min
+    (("--preset", "giuthi-travel", "--size", "150x100"), 212.5, 62.67),  # 3 h 32 min
+    (("--preset", "giuthi-travel", "--size", "135x90"), 181.0, 53.29),  # 3 h 01 min
+)
 
 
 def print_cost(volume_mm3: float, area_mm2: float) -> tuple[float, float]:
     """A half's estimated print (minutes, grams) from its volume and surface area."""
-    return MINUTES_PER_MM2 * area_mm2, GRAMS_PER_MM3 * volume_mm3 + GRAMS_PER_MM2 * area_mm2
+    return (MINUTES_PER_MM3 * volume_mm3 + MINUTES_PER_MM2 * area_mm2,
+            GRAMS_PER_MM3 * volume_mm3 + GRAMS_PER_MM2 * area_mm2)
 
 
 def is_over_budget(minutes: float, grams: float) -> bool:
@@ -75,15 +97,47 @@ class Previews:
 
     def _ensure(self) -> subprocess.Popen:
         if self._process is None or self._process.poll() is not None:
-            from printables.serve.jobs import _worker_env
-
-            self.folder.mkdir(parents=True, exist_ok=True)
-            (self.folder / "tmp").mkdir(exist_ok=True)
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", "printables.serve.preview"], cwd=self.folder,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env=_worker_env(self.folder), text=True, bufsize=1, start_new_session=True)
+            self._process = self._start()
         return self._process
+
+    def _start(self) -> subprocess.Popen:
+        """Start a worker tied to this server by printables/lifeline.py, as the job workers are: it
+        ends when the server does, even a server killed with SIGKILL.
+
+        The kernel's parent-death signal fires when the *thread* that started the worker ends, and
+        requests are served on short-lived threads; so a thread of the worker's own starts it and
+        waits for it, holding the lifeline's write end open until then."""
+        from printables.serve.jobs import _worker_env
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "tmp").mkdir(exist_ok=True)
+        started = threading.Event()
+        box: dict = {}
+
+        def keep() -> None:
+            read_end, write_end, lifeline_env = lifeline.open_lifeline()
+            try:
+                try:
+                    box["process"] = subprocess.Popen(
+                        [sys.executable, "-m", "printables.serve.preview"], cwd=self.folder,
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                        env={**_worker_env(self.folder), **lifeline_env}, text=True, bufsize=1,
+                        start_new_session=True, pass_fds=(read_end,))
+                except BaseException as error:  # noqa: BLE001 - handed to the thread that asked
+                    box["error"] = error
+                    return
+                finally:
+                    os.close(read_end)
+                    started.set()
+                box["process"].wait()
+            finally:
+                os.close(write_end)
+
+        threading.Thread(target=keep, name="preview-worker", daemon=True).start()
+        started.wait()
+        if "error" in box:
+            raise box["error"]
+        return box["process"]
 
     def key(self, args: list[str]) -> str:
         """The cache key (and STL name) of a board's arguments."""
@@ -292,6 +346,7 @@ def main() -> int:
     """Serve preview requests, one JSON line in and one out, until the server closes the pipe."""
     from printables.isolation import isolate_ezdxf
 
+    lifeline.hold_on()  # first thing: dies with the server, even one killed with SIGKILL
     answers = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)  # anything a library prints goes to stderr, never into the answers
     sys.stdout = sys.stderr
