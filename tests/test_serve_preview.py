@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from printables.serve import preview
+from printables.serve import preview, preview_worker
 from test_serve_lifecycle import is_gone, start_serve, wait_gone
 
 PREVIEW_GONE_S = 5.0  # the issue's bound for a killed server's preview worker
 
 
 def preview_workers(server_pid: int) -> list[int]:
-    """The server's preview workers (its children running ``printables.serve.preview``)."""
+    """The server's preview workers (its children running ``printables.serve.preview_worker``)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -27,7 +27,7 @@ def preview_workers(server_pid: int) -> list[int]:
             command = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if ppid == server_pid and b"printables.serve.preview" in command:
+        if ppid == server_pid and b"printables.serve.preview_worker" in command:
             found.append(int(entry.name))
     return found
 
@@ -75,7 +75,7 @@ def sliced(args: tuple[str, ...]) -> tuple[float, float]:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_estimate_is_within_15_min_and_3_g_of_the_slicers_figures_for_each_preset(preset):
-    minutes, grams, _ = preview._half_costs(preview.board_for(["--preset", preset]))
+    minutes, grams, _ = preview_worker._half_costs(preview_worker.board_for(["--preset", preset]))
     want_minutes, want_grams = sliced(("--preset", preset))
     assert abs(minutes - want_minutes) <= MINUTES_TOLERANCE, (minutes, want_minutes)
     assert abs(grams - want_grams) <= GRAMS_TOLERANCE, (grams, want_grams)
@@ -85,7 +85,7 @@ def test_the_estimate_is_within_15_min_and_3_g_of_the_slicers_figures_for_each_p
 def test_the_fit_stands_for_every_board_it_was_fitted_to_custom_sizes_included():
     assert {a for a, _, _ in preview.SLICED_HALVES} >= {("--preset", p) for p in PRESETS}
     for args, want_minutes, want_grams in preview.SLICED_HALVES:
-        minutes, grams, _ = preview._half_costs(preview.board_for(list(args)))
+        minutes, grams, _ = preview_worker._half_costs(preview_worker.board_for(list(args)))
         assert abs(minutes - want_minutes) <= MINUTES_TOLERANCE, (args, minutes, want_minutes)
         assert abs(grams - want_grams) <= GRAMS_TOLERANCE, (args, grams, want_grams)
         # the warning agrees with the slicer wherever the slicer's figures are clear of the line
@@ -95,10 +95,10 @@ def test_the_fit_stands_for_every_board_it_was_fitted_to_custom_sizes_included()
 
 
 def test_a_board_over_the_budget_is_told_of_a_preset_the_slicer_says_fits():
-    board = preview.board_for(["--size", "224x145"])
-    minutes, grams, _ = preview._half_costs(board)
+    board = preview_worker.board_for(["--size", "224x145"])
+    minutes, grams, _ = preview_worker._half_costs(board)
     assert preview.is_over_budget(minutes, grams)  # 94.7 g a half, sliced
-    name = preview.fitting_preset(board)
+    name = preview_worker.fitting_preset(board)
     assert name == "giuthi-default"  # the same 2x6 pits and 4 seeds, the largest plan
     want_minutes, want_grams = sliced(("--preset", name))
     assert not (want_minutes > preview.BUDGET_MINUTES or want_grams > preview.BUDGET_GRAMS)
@@ -111,7 +111,7 @@ def test_a_freshly_sliced_default_board_agrees_with_the_stored_figures_and_the_e
 
     if not is_slicer_available():
         pytest.skip("prusa-slicer is not installed")
-    board = preview.board_for(["--preset", "giuthi-default"])
+    board = preview_worker.board_for(["--preset", "giuthi-default"])
     halves = build_halves(board)
     stls = [p for p in write_board(board, halves, tmp_path, step=False) if p.suffix == ".stl"]
     reports = [slice_report(p) for p in stls]
@@ -119,6 +119,6 @@ def test_a_freshly_sliced_default_board_agrees_with_the_stored_figures_and_the_e
     grams = max(r.filament_g for r in reports)
     want_minutes, want_grams = sliced(("--preset", "giuthi-default"))
     assert abs(minutes - want_minutes) <= 2 and abs(grams - want_grams) <= 0.5  # the stored figures are today's
-    estimate_minutes, estimate_grams, _ = preview._half_costs(board)
+    estimate_minutes, estimate_grams, _ = preview_worker._half_costs(board)
     assert abs(estimate_minutes - minutes) <= MINUTES_TOLERANCE
     assert abs(estimate_grams - grams) <= GRAMS_TOLERANCE
