@@ -42,7 +42,7 @@ def add_to_gallery(built, output: Path) -> Path:
         "params": dict(built.preset.params),
         "all_params": _all_params(built.preset),
         "files": [_relative(p, output) for p in built.paths],
-        "previews": _previews(built, output, folder),
+        **_previews(built, output, folder),
         "checks": [{"name": r.name, "ok": bool(r.ok), "detail": str(r.detail)} for r in built.results],
     }
     write_atomic(folder / RECORD, json.dumps(record, indent=1, default=str).encode("utf-8"))
@@ -70,33 +70,48 @@ def _all_params(preset) -> dict:
     return {f.name: getattr(params, f.name) for f in dataclasses.fields(params)}
 
 
-def _previews(built, output: Path, folder: Path) -> list[str]:
+def _previews(built, output: Path, folder: Path) -> dict[str, list[str]]:
     """The preset's preview PNGs (relative to ``output``): a model's own PNGs (its open and folded
     views first), then every page of every PDF it made (a sheet's pages; a Giuthi set's rules
-    sheet and print card, in the set's language)."""
+    sheet and print card, in the set's language). ``{"previews": [...], "labels": [...]}``: each
+    picture's words for a reader (its alt text), a page's being its document's title and page."""
     for old in folder.glob("page-*.png"):
         old.unlink()
     pngs = [p for p in built.paths if p.suffix == ".png"]
     order = {"-open": 0, "-folded": 1}
     pngs.sort(key=lambda p: (next((v for k, v in order.items() if p.stem.endswith(k)), 2), p.name))
     made = [_relative(p, output) for p in pngs]
+    labels = [_words(p.stem) for p in pngs]
     pdfs = [p for p in built.paths if p.suffix == ".pdf"]
-    if not pdfs:
-        return made
-    with scratch_folder(".pages-", folder) as tmp:  # named with our pid: swept if we are killed
-        pages: list[Path] = []
-        for pdf in pdfs:
-            pages += _page_pngs(pdf, Path(tmp), len(pages))
-        for page_number, page in enumerate(pages, 1):
-            target = folder / f"page-{page_number}.png"
-            os.replace(page, target)
-            made.append(_relative(target, output))
-    return made
+    if pdfs:
+        with scratch_folder(".pages-", folder) as tmp:  # named with our pid: swept if we are killed
+            pages: list[tuple[Path, str]] = []
+            for pdf in pdfs:
+                pages += _page_pngs(pdf, Path(tmp), len(pages))
+            for page_number, (page, label) in enumerate(pages, 1):
+                target = folder / f"page-{page_number}.png"
+                os.replace(page, target)
+                made.append(_relative(target, output))
+                labels.append(label)
+    return {"previews": made, "labels": labels}
 
 
-def _page_pngs(pdf: Path, into: Path, first: int) -> list[Path]:
+def _words(stem: str) -> str:
+    """A file's name as words: ``giuthi-rules`` -> ``Giuthi rules``."""
+    words = stem.replace("-", " ").replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def page_label(title: str, page: int, pages: int) -> str:
+    """A page picture's words: its document's title, and the page when there is more than one
+    (``Giuthi — rules to play by, page 2 of 4``)."""
+    return title if pages == 1 else f"{title}, page {page} of {pages}"
+
+
+def _page_pngs(pdf: Path, into: Path, first: int) -> list[tuple[Path, str]]:
     """A PNG of each page of ``pdf`` at PREVIEW_DPI, drawn in this process by PDFium (pypdfium2;
-    a fifth of the time of starting pdftoppm per file), named in page order from ``first``; none
+    a fifth of the time of starting pdftoppm per file), named in page order from ``first``, with
+    its words (``page_label``: the PDF's title, or its file name as words when it has none); none
     for a file PDFium cannot open."""
     import pypdfium2
 
@@ -105,6 +120,7 @@ def _page_pngs(pdf: Path, into: Path, first: int) -> list[Path]:
     except pypdfium2.PdfiumError:
         return []  # not a readable PDF: its checks say so; the gallery shows no page for it
     try:
+        title = (document.get_metadata_dict().get("Title") or "").strip() or _words(pdf.stem)
         made = []
         for number in range(len(document)):
             page = document[number]
@@ -112,8 +128,8 @@ def _page_pngs(pdf: Path, into: Path, first: int) -> list[Path]:
                 image = page.render(scale=PREVIEW_DPI / 72).to_pil()
             finally:
                 page.close()
-            made.append(into / f"{first + number:04d}.png")
-            image.save(made[-1], format="PNG")
+            made.append((into / f"{first + number:04d}.png", page_label(title, number + 1, len(document))))
+            image.save(made[-1][0], format="PNG")
         return made
     finally:
         document.close()
@@ -189,9 +205,10 @@ def _entry(record: dict, output: Path | None) -> str:
     verdict = (f'<p class="verdict fail">{len(failed)} of {len(checks)} checks failed</p>' if failed
                else f'<p class="verdict ok">all {len(checks)} checks passed</p>')
     previews = record["previews"]
+    labels = record.get("labels") or [_words(Path(p).stem) for p in previews]  # a record from before labels
     images = "".join(
-        f'<a href="{_href(p)}"><img src="{_href(p)}" alt="{escape(record["name"])}: {escape(Path(p).name)}"'
-        f'{" class=main" if i == 0 else ""} loading="lazy"></a>' for i, p in enumerate(previews))
+        f'<a href="{_href(p)}"><img src="{_href(p)}" alt="{escape(label)}"'
+        f'{" class=main" if i == 0 else ""} loading="lazy"></a>' for i, (p, label) in enumerate(zip(previews, labels)))
     set_by_preset = set(record["params"])
     rows = "".join(
         f'<tr{" class=set" if name in set_by_preset else ""}><th>{escape(name)}</th><td>{escape(_value(value))}</td></tr>'

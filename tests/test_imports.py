@@ -225,8 +225,9 @@ FORBIDDEN = [
 ]
 # The rule cores import nothing of ours but each other (STYLE.md).
 RULES_MAY_IMPORT = ("printables.rules",)
-# cadquery's package is used by the model code only (a sheet command never loads cadquery).
-CAD_USERS = ("printables.cad", "printables.models")
+# cadquery's package is used by the model code only (a sheet command never loads cadquery): the
+# model commands, and the customizer's preview worker, a process of its own that serve never imports.
+CAD_USERS = ("printables.cad", "printables.models", "printables.serve.preview_worker")
 
 
 def layer_violations(edges) -> list[str]:

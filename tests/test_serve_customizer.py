@@ -226,30 +226,32 @@ def test_giuthi_opens_on_the_default_board_and_the_preview_follows_a_change(serv
     assert re.search(r"about \d h \d\d min and \d+(\.\d)? g", browser.find_element("id", "estimate").text)
     assert not browser.find_element("id", "over-budget").is_displayed()
 
-    set_text(browser, "size", "200x140")
+    set_text(browser, "size", "224x145")
     started = time.monotonic()
     wait_for(lambda: canvas.get_attribute("data-size") not in (None, default)
              and canvas.get_attribute("data-state") == "shown", 120, step=0.05, what="the new board")
     print(f"\npreview changed {time.monotonic() - started:.2f} s after the change "
           f"({canvas.get_attribute('data-preview-ms')} ms for the last request) at {browser.width} px")
-    length, across, _ = map(float, canvas.get_attribute("data-size").split("x"))
-    assert across == 140.0 and length > float(default.split("x")[0])  # longer and narrower halves
-    # 200 x 140 mm halves cost more than the presets' budget: said before anything is made, with a preset that fits
+    new_size = canvas.get_attribute("data-size")
+    length, across, _ = map(float, new_size.split("x"))
+    assert across == 145.0 and length > float(default.split("x")[0])  # longer halves
+    # 224 x 145 mm halves cost more than the presets' budget (94.7 g a half, sliced): said before
+    # anything is made, with a preset that fits
     over = browser.find_element("id", "over-budget")
     wait_for(over.is_displayed, 30, what="the budget warning")
     assert "90 g" in over.text and re.search(r"\d+(\.\d)? g of filament", over.text)
     # the advice follows once every preset's cost is estimated (the worker does that between requests)
     use = wait_for(lambda: browser.find_element("id", "use-fitting"), 120, what="a preset that fits")
     assert use.text.startswith("Use the preset: ")
-    assert "size=200x140" in browser.current_url  # the address holds the form
+    assert "size=224x145" in browser.current_url  # the address holds the form
     link = browser.current_url
 
     # the same link in a fresh tab is the same form
     first = browser.current_window_handle
     browser.switch_to.new_window("tab")
     browser.get(link)
-    assert browser.find_element("id", "f-size").get_attribute("value") == "200x140"
-    assert shown_board(browser).split("x")[1] == "140.0"  # the same board (from the cache, at once)
+    assert browser.find_element("id", "f-size").get_attribute("value") == "224x145"
+    assert shown_board(browser) == new_size  # the same board (from the cache, at once)
     browser.close()
     browser.switch_to.window(first)
 
@@ -268,7 +270,11 @@ def test_the_form_works_from_the_keyboard_with_visible_focus_and_resets(server, 
     wait_for(lambda: browser.find_element("id", "result").get_attribute("data-state") == "done", 60,
              what="the preview")
     field = browser.find_element("id", "f-size")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)  # a phone scrolls to it
+    # a phone scrolls to it (again while the page still grows: its pictures load above the field)
+    wait_for(lambda: browser.execute_script(
+        "arguments[0].scrollIntoView({block: 'center'}); const r = arguments[0].getBoundingClientRect();"
+        "return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === arguments[0]", field),
+        10, what="the size field in view")
     field.click()
     outline = browser.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"  # focus is visible
@@ -406,3 +412,9 @@ def test_the_gallery_shows_a_giuthi_sets_rules_sheet_and_print_card_in_its_langu
     html = (out / "index.html").read_text()
     for png in page_pngs:
         assert f'src="{png}"' in html
+    # each page picture is named by its document's title (in the set's language) and page, not page-N.png
+    titles = [pypdfium2.PdfDocument(p).get_metadata_dict()["Title"] for p in pdfs]
+    alts = [unescape(alt) for png in page_pngs for alt in re.findall(f'src="{re.escape(png)}" alt="([^"]*)"', html)]
+    assert len(alts) == len(page_pngs) and not any(".png" in alt for alt in alts)
+    assert sum(alt.startswith(title) for alt in alts for title in titles) == len(alts)
+    assert any(re.search("[\uac00-\ud7a3]", title) for title in titles)

@@ -2,7 +2,7 @@
 meshes them coarsely, and the server's cache of what it made.
 
 Modelling a half takes well under a second; importing CadQuery takes several. So the server keeps
-one worker process (``python -m printables.serve.preview``) with CadQuery imported, asks it for one
+one worker process (``python -m printables.serve.preview_worker``) with CadQuery imported, asks it for one
 board at a time over a pipe (a JSON line each way), and keeps the STLs it made per set of
 arguments, so going back to an earlier board costs nothing. The preview is the model only: no
 slicing, no checks, a coarse mesh (the print files are meshed at the board's own tolerance).
@@ -22,6 +22,8 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
+from printables import lifeline
+
 PREVIEW_TOLERANCE_MM = 0.4  # coarse: a pit is still round to the eye
 PREVIEW_ANGULAR_TOLERANCE_RAD = 0.6
 CACHE_ENTRIES = 64
@@ -29,18 +31,38 @@ REQUEST_TIMEOUT_S = 120.0  # a worker that has not answered by then is stopped a
 # The budget the presets keep to (benchmarks/giuthi_print_cost.py): a half in at most 6 h and 90 g.
 BUDGET_MINUTES = 6 * 60
 BUDGET_GRAMS = 90.0
-# A half's print cost from its solid (volume V mm³, surface area A mm²), fitted to PrusaSlicer's
-# figures with this project's 3D45 profile (benchmarks/giuthi_print_cost.py's docstring: the five
-# presets and the 200 x 140 mm board of issue 26, 5 h 55 min and 95 g): filament 0.000127 g/mm³ of
-# solid plus 0.00118 g/mm² of skin (within 1 g of each), time 0.00569 min/mm² of skin (within 12 min).
-GRAMS_PER_MM3 = 0.000127
-GRAMS_PER_MM2 = 0.00118
-MINUTES_PER_MM2 = 0.00569
+# A half's print cost from its solid (volume V mm³, surface area A mm²): a least-squares fit, with no
+# constant term, to PrusaSlicer's figures (this project's 3D45 profile, printables/check/slicer.py)
+# for the redesigned board of issue 25 (round cups, end knuckles, lid words), sliced on 2026-12-04:
+# each board below built with this worker's own parameters (``board_for``) and written as
+# ``printables giuthi <args>`` writes it, then both halves sliced one at a time with
+# ``python benchmarks/giuthi_print_cost.py <its two STLs>``; the dearer half is the one fitted.
+# Filament 0.0003115 g/mm³ + 0.0006297 g/mm², within 0.9 g of each; time 0.0008642 min/mm³ +
+# 0.0027225 min/mm², within 6 min of each (tests/test_serve_preview.py holds both to 3 g and 15 min).
+GRAMS_PER_MM3 = 0.0003115
+GRAMS_PER_MM2 = 0.0006297
+MINUTES_PER_MM3 = 0.0008642
+MINUTES_PER_MM2 = 0.0027225
+# The sliced figures of the fit, the dearer half of each board: (arguments, minutes, grams).
+SLICED_HALVES: tuple[tuple[tuple[str, ...], float, float], ...] = (
+    (("--preset", "giuthi-default"), 254.0, 72.14),  # 4 h 14 min
+    (("--preset", "giuthi-compact"), 231.5, 66.08),  # 3 h 52 min
+    (("--preset", "giuthi-2x8"), 268.6, 76.35),  # 4 h 29 min
+    (("--preset", "giuthi-9seeds"), 281.5, 81.89),  # 4 h 41 min
+    (("--preset", "giuthi-travel"), 167.9, 49.51),  # 2 h 48 min
+    (("--size", "200x140"), 293.9, 82.58),  # 4 h 54 min
+    (("--size", "216x140"), 314.2, 89.09),  # 5 h 14 min
+    (("--size", "224x145"), 334.0, 94.74),  # 5 h 34 min: over the budget
+    (("--size", "180x145"), 278.1, 76.95),  # 4 h 38 min
+    (("--preset", "giuthi-travel", "--size", "150x100"), 212.5, 62.67),  # 3 h 32 min
+    (("--preset", "giuthi-travel", "--size", "135x90"), 181.0, 53.29),  # 3 h 01 min
+)
 
 
 def print_cost(volume_mm3: float, area_mm2: float) -> tuple[float, float]:
     """A half's estimated print (minutes, grams) from its volume and surface area."""
-    return MINUTES_PER_MM2 * area_mm2, GRAMS_PER_MM3 * volume_mm3 + GRAMS_PER_MM2 * area_mm2
+    return (MINUTES_PER_MM3 * volume_mm3 + MINUTES_PER_MM2 * area_mm2,
+            GRAMS_PER_MM3 * volume_mm3 + GRAMS_PER_MM2 * area_mm2)
 
 
 def is_over_budget(minutes: float, grams: float) -> bool:
@@ -75,15 +97,47 @@ class Previews:
 
     def _ensure(self) -> subprocess.Popen:
         if self._process is None or self._process.poll() is not None:
-            from printables.serve.jobs import _worker_env
-
-            self.folder.mkdir(parents=True, exist_ok=True)
-            (self.folder / "tmp").mkdir(exist_ok=True)
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", "printables.serve.preview"], cwd=self.folder,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env=_worker_env(self.folder), text=True, bufsize=1, start_new_session=True)
+            self._process = self._start()
         return self._process
+
+    def _start(self) -> subprocess.Popen:
+        """Start a worker tied to this server by printables/lifeline.py, as the job workers are: it
+        ends when the server does, even a server killed with SIGKILL.
+
+        The kernel's parent-death signal fires when the *thread* that started the worker ends, and
+        requests are served on short-lived threads; so a thread of the worker's own starts it and
+        waits for it, holding the lifeline's write end open until then."""
+        from printables.serve.jobs import _worker_env
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "tmp").mkdir(exist_ok=True)
+        started = threading.Event()
+        box: dict = {}
+
+        def keep() -> None:
+            read_end, write_end, lifeline_env = lifeline.open_lifeline()
+            try:
+                try:
+                    box["process"] = subprocess.Popen(
+                        [sys.executable, "-m", "printables.serve.preview_worker"], cwd=self.folder,
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                        env={**_worker_env(self.folder), **lifeline_env}, text=True, bufsize=1,
+                        start_new_session=True, pass_fds=(read_end,))
+                except BaseException as error:  # noqa: BLE001 - handed to the thread that asked
+                    box["error"] = error
+                    return
+                finally:
+                    os.close(read_end)
+                    started.set()
+                box["process"].wait()
+            finally:
+                os.close(write_end)
+
+        threading.Thread(target=keep, name="preview-worker", daemon=True).start()
+        started.wait()
+        if "error" in box:
+            raise box["error"]
+        return box["process"]
 
     def key(self, args: list[str]) -> str:
         """The cache key (and STL name) of a board's arguments."""
@@ -154,173 +208,3 @@ def _read_line(process: subprocess.Popen, timeout: float) -> str | None:
     reader.start()
     reader.join(timeout)
     return box[0] if box and box[0] else None
-
-
-# --------------------------------------------------------------------------- the worker's side
-
-
-def board_for(args: list[str]):
-    """The board parameters ``printables giuthi <args>`` would build, as the CLI derives them."""
-    from printables.build import all_presets
-    from printables.cli.giuthi import OPTION_FIELDS, giuthi
-    from printables.models import model_params
-
-    ctx = giuthi.make_context("giuthi", list(args))
-    base = {}
-    if ctx.params["preset"] is not None:
-        presets = {p.name: p.params for p in all_presets() if p.kind == "giuthi-board"}
-        base = dict(presets[ctx.params["preset"]])
-    given = {OPTION_FIELDS[k]: v for k, v in ctx.params.items() if k in OPTION_FIELDS and v is not None}
-    return model_params("giuthi-board", {**base, **given}, "giuthi")
-
-
-def cli_message(args: list[str]) -> str:
-    """The CLI's own one-line message for arguments it refuses (as ``printables giuthi`` prints it)."""
-    import contextlib
-    import io
-
-    from printables.cli import main
-
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        try:
-            main.main(args=["giuthi", *args, "--show"], prog_name="printables")
-        except SystemExit:
-            pass
-    lines = [line.removeprefix("Error: ") for line in err.getvalue().splitlines() if line.startswith("Error: ")]
-    return lines[-1] if lines else "these settings make no board"
-
-
-_PRESET_COSTS: dict[str, tuple[float, float, object]] = {}
-
-
-def _giuthi_presets() -> list:
-    from printables.build import all_presets
-
-    return [p for p in all_presets() if p.kind == "giuthi-board"]
-
-
-def cost_one_preset() -> bool:
-    """Estimate the next preset's print cost (idle work between requests); False when all are done."""
-    from printables.models import model_params
-
-    for preset in _giuthi_presets():
-        if preset.name not in _PRESET_COSTS:
-            p = model_params("giuthi-board", preset.params, preset.name)
-            minutes, grams, _ = _half_costs(p)
-            _PRESET_COSTS[preset.name] = (minutes, grams, p)
-            return True
-    return False
-
-
-def _half_costs(board) -> tuple[float, float, dict]:
-    from printables.cad.giuthi_board import build_half
-
-    halves = {side: build_half(board, side) for side in ("left", "right")}
-    costs = [print_cost(h.Volume(), h.Area()) for h in halves.values()]
-    return max(c[0] for c in costs), max(c[1] for c in costs), halves
-
-
-def presets_costed() -> bool:
-    """Whether every preset's print cost is known (the worker estimates them between requests)."""
-    return {p.name for p in _giuthi_presets()} <= set(_PRESET_COSTS)
-
-
-def fitting_preset(board) -> str | None:
-    """A preset whose halves keep to the budget, the closest to ``board``: the same pits and seeds
-    first, then the largest plan."""
-    while cost_one_preset():  # those not yet estimated between requests
-        pass
-    fits = [(name, p) for name, (m, g, p) in _PRESET_COSTS.items() if not is_over_budget(m, g)]
-    if not fits:
-        return None
-    def closeness(item):
-        name, p = item
-        same = (p.pits_per_row, p.seeds_per_pit) == (board.pits_per_row, board.seeds_per_pit)
-        return (not same, "-ko" in name, -p.half_length_mm * p.half_width_mm, name)
-    return min(fits, key=closeness)[0]
-
-
-def make_preview(args: list[str], stl: Path) -> dict:
-    """Model the board of ``args``, write both halves (laid open) as one coarse STL, estimate the cost."""
-    import numpy as np
-
-    from printables.cad import export
-    from printables.errors import ParameterError
-
-    try:
-        board = board_for(args)
-    except Exception as error:  # noqa: BLE001 - any refusal: the CLI's own words say what is wrong
-        message = cli_message(args)
-        if isinstance(error, (ParameterError, ValueError, KeyError)) or message:
-            return {"error": message}
-        raise
-    minutes, grams, halves = _half_costs(board)
-    triangles = []
-    for half in halves.values():
-        vertices, faces = export.mesh_arrays(half, PREVIEW_TOLERANCE_MM, PREVIEW_ANGULAR_TOLERANCE_RAD)
-        triangles.append(np.asarray(vertices, dtype="<f4")[np.asarray(faces)])
-    mesh = np.concatenate(triangles)
-    records = np.zeros(len(mesh), dtype=[("normal", "<f4", 3), ("vertices", "<f4", (3, 3)), ("attr", "<u2")])
-    records["vertices"] = mesh
-    data = b"printables giuthi preview".ljust(80, b" ") + np.uint32(len(mesh)).tobytes() + records.tobytes()
-    tmp = stl.with_name(f".{stl.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, stl)
-    over = is_over_budget(minutes, grams)
-    # The advice waits for no preset's estimate: when they are not all known yet, the page asks
-    # for it separately (``fits_for``) and shows the board meanwhile.
-    ready = over and presets_costed()
-    lo, hi = mesh.reshape(-1, 3).min(axis=0), mesh.reshape(-1, 3).max(axis=0)
-    return {
-        "triangles": int(len(mesh)),
-        "half_mm": [round(board.half_length_mm, 1), round(board.half_width_mm, 1)],
-        "size_mm": [round(float(v), 1) for v in hi - lo],
-        "pits": board.pits_per_row, "seeds": board.seeds_per_pit,
-        "estimate": {"minutes": round(minutes), "grams": round(grams, 1), "time": duration_words(minutes),
-                     "over": over, "fits": fitting_preset(board) if ready else None,
-                     "fits_pending": over and not ready},
-    }
-
-
-def fits_for(args: list[str]) -> dict:
-    """The preset that fits the budget, for an over-budget board (every preset estimated first)."""
-    return {"fits": fitting_preset(board_for(args))}
-
-
-def main() -> int:
-    """Serve preview requests, one JSON line in and one out, until the server closes the pipe."""
-    from printables.isolation import isolate_ezdxf
-
-    answers = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
-    os.dup2(2, 1)  # anything a library prints goes to stderr, never into the answers
-    sys.stdout = sys.stderr
-    isolate_ezdxf()
-    import printables.cad.giuthi_board  # noqa: F401 - the point of a warm worker: CadQuery imported once
-
-    import select
-
-    requests = sys.stdin.buffer
-    while True:
-        # Between requests (one at a time: the server waits for each answer), estimate the presets'
-        # print costs one by one, so that an over-budget board's advice is ready when it is asked.
-        while not select.select([requests], [], [], 0)[0] and cost_one_preset():
-            pass
-        line = requests.readline()
-        if not line:
-            break
-        try:
-            request = json.loads(line)
-            if request.get("fits"):
-                answer = fits_for(list(request["args"]))
-            else:
-                answer = make_preview(list(request["args"]), Path(request["stl"]))
-        except Exception as error:  # noqa: BLE001 - one bad board must not stop the previews
-            answer = {"error": f"the preview failed: {type(error).__name__}: {error}"}
-        answers.write(json.dumps(answer) + "\n")
-        answers.flush()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
