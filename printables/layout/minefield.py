@@ -49,11 +49,11 @@ CELL_STEP_MM = 0.5  # automatic cell sizes are round numbers
 FIT_STEP_MM = 0.1  # resolution of "the largest cell that fits"
 
 # The frame around the cells, from the inside out: gap, band, gap, coordinates.
-BAND_GAP_MM = 1.4  # "WHITE" stacked on a 3.5 mm band keeps 1.5 mm from the border
+BAND_GAP_MM = 1.5  # "WHITE" stacked on a 3.5 mm band keeps 1.5 mm from the border
 BAND_MIN_MM = 3.0
 BAND_MAX_MM = 5.0
 BAND_PER_CELL = 0.3
-LABEL_GAP_MM = 1.8  # a coordinate keeps 1.5 mm from the band beside it (its outline included)
+LABEL_GAP_MM = 1.7  # a coordinate keeps 1.5 mm from the band beside it (its outline included)
 LABEL_MM = 3.6  # room for a row number ("28", 3.4 mm at 8.5 pt) or a column letter
 
 CELL_GREY = 0.45
