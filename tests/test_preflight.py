@@ -330,6 +330,36 @@ def test_a_word_along_a_narrow_band_is_measured_to_its_ends_only(tmp_path):
     assert not square["clearance"].ok
 
 
+def test_a_number_centred_on_a_coin_is_its_face_but_must_keep_off_the_ring(tmp_path):
+    """Issue #24: Patchwork's A5 cost coins (4.8 mm) carry "10" at 6 pt, 0.8 mm from the ring: the
+    coin's face, as a player reads it. The same number touching the ring still fails."""
+    def draw(c, dx_mm):
+        _body(c)
+        c.setLineWidth(0.35 * mm)
+        c.circle(100 * mm, 120 * mm, 2.4 * mm, stroke=1, fill=0)
+        c.setFont(_noto(), 6)
+        c.drawCentredString((100 + dx_mm) * mm, 120 * mm - 0.75 * mm, "10")
+    assert _results(_pdf(tmp_path / "face.pdf", lambda c: draw(c, 0.0)))["clearance"].ok
+    off = _results(_pdf(tmp_path / "off.pdf", lambda c: draw(c, 0.7)))  # still centred, 0.2 mm from the ring
+    assert not off["clearance"].ok and "'10'" in off["clearance"].detail
+
+
+def test_a_run_in_heading_and_its_paragraph_are_one_block(tmp_path):
+    """Issue #24: a publisher's box whose second line ("Bolanos Mures ile") ends before the first line
+    begins (after the run-in heading) read as two texts 0.6 mm apart; it is one paragraph."""
+    def draw(c, second):
+        _body(c)
+        c.setFont(_noto(), 8)
+        # the first line begins 0.3 mm after the second line ends, 2 mm after the heading
+        first_x = 20 + pdfmetrics.stringWidth(second, _noto(), 8) / mm + 0.3
+        heading_w = pdfmetrics.stringWidth("Oyun", _noto(), 8) / mm
+        c.drawString((first_x - 2.0 - heading_w) * mm, 100 * mm, "Oyun")
+        c.drawString(first_x * mm, 100 * mm, "Oyuncu: 2 · Ayrica gerekenler: bir kalem")
+        c.drawString(20 * mm, 100 * mm - 3.4 * mm, second)
+    box = _results(_pdf(tmp_path / "box.pdf", lambda c: draw(c, "Bolanos Mures ile")))
+    assert box["clearance"].ok, box["clearance"].detail
+
+
 def _giuthi_sheets(tmp_path):
     import tomllib
     from pathlib import Path
