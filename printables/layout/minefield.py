@@ -343,7 +343,7 @@ def _coordinates(gx: float, gy: float, size: int, cell: float, offset: float) ->
     for col in range(size):
         cx = gx + (col + 0.5) * cell
         label = column_label(col)
-        items.append(Text(cx, gy - offset - 0.4, label, size_pt=size_pt, anchor="middle", colour=0.25))
+        items.append(Text(cx, gy - offset - 0.6, label, size_pt=size_pt, anchor="middle", colour=0.25))
         items.append(Text(cx, gy + side + offset + cap + 0.4, label, size_pt=size_pt, anchor="middle", colour=0.25))
     for row in range(size):
         baseline = gy + (row + 0.5) * cell + cap / 2
