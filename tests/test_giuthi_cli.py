@@ -278,6 +278,11 @@ def test_lid_text_takes_24_latin_or_hangul_characters_and_refuses_more(tmp_path)
     assert not out.exists()
     result = invoke("giuthi", "--text", "Гиути", "-o", str(out))
     assert_one_line_error(result, "cannot be printed on the lid; use Latin letters, Hangul")
+    # Hangul fillers draw nothing (the build once stopped on them with an internal error).
+    for blank in ("\u3164", "\u115f", "\u1160"):
+        result = invoke("giuthi", "--text", f"김{blank}철", "-o", str(out))
+        assert_one_line_error(result, "cannot be printed on the lid; use Latin letters, Hangul")
+        assert not out.exists()
     # Another lid is another board: its files are named apart from the default's.
     from printables.models import model_params
 

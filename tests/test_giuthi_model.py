@@ -693,6 +693,24 @@ def test_manifest_name_for_a_half():
     assert check.manifest_for(Path("o/giuthi-board-left-2x6-4seeds.stl")) == Path("o/giuthi-board-2x6-4seeds.json")
 
 
+def test_the_weld_joins_an_edge_node_that_two_faces_round_apart():
+    # Two faces' copies of one edge node, as OCCT gave them for a Hangul lid line: the same point
+    # to 7e-15 mm, on a half-micrometre that rounds to two grid points. Two triangles sharing
+    # the edge (0)-(1) must share both its vertices, or the STL has open edges.
+    #   a = 13.8046425 ...  b = 13.8046425000000007     c      d
+    export = pytest.importorskip("printables.cad.export")
+    a, a_again = (13.8046425, 8.66837512044271, 0.6), (13.804642500000007, 8.66837512044271, 0.6)
+    b, c, d = (14.698152, 8.689958, 0.6), (14.0, 9.5, 0.6), (14.0, 7.5, 0.6)
+    points = np.array([a, b, c, b, a_again, d])
+    vertices, faces = export.weld(points, np.array([[0, 1, 2], [3, 4, 5]]))
+    assert len(vertices) == 4
+    edges = [tuple(sorted((f[i], f[(i + 1) % 3]))) for f in faces for i in range(3)]
+    assert sum(edges.count(e) == 2 for e in set(edges)) == 1  # the shared edge, once from each face
+    # A point a whole micrometre away stays a point of its own.
+    apart = np.array([a, b, c, b, (13.8046445, 8.66837512044271, 0.6), d])
+    assert len(export.weld(apart, np.array([[0, 1, 2], [3, 4, 5]]))[0]) == 5
+
+
 # -- the cadquery build (slow) --------------------------------------------------------------------
 
 
