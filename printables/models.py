@@ -427,8 +427,42 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     return written
 
 
+IN_PLAY_SIZE_PX = (1200, 800)
+IN_PLAY_VIEW_DEG = (-70.0, 40.0)  # azimuth, elevation: from South's side, low enough to see into the cups
+
+
+def in_play_parts(board: GiuthiBoardParams, left, right) -> list:
+    """The board open on the table as a game starts: both halves (meshes as printed) and
+    ``seeds_per_pit`` beans of the seed model's size on the floor of every pit."""
+    from printables.layout.giuthi_board import half_layout
+    from printables.params.giuthi_seeds import seed_width_mm
+    from printables.render.preview import SEED_RGB, PreviewPart, bean_mesh, beans_in_cup
+
+    seeds = seed_params_for(board)
+    bean = bean_mesh(seeds.seed_diameter_mm, seed_width_mm(seeds), seeds.seed_height_mm)
+    parts = []
+    for side, half in (("left", left), ("right", right)):
+        parts.append(PreviewPart(half))
+        lay = half_layout(board, side)
+        floor = lay.outline.z1 - board.pit_depth_mm
+        for pit in lay.pits:
+            parts += [PreviewPart(bean, placed, SEED_RGB)
+                      for placed in beans_in_cup(pit.cx, pit.cy, floor, board.seeds_per_pit, seeds.seed_diameter_mm,
+                                                 turn=pit.index)]
+    return parts
+
+
+def render_in_play(board: GiuthiBoardParams, left, right, out_path: Path) -> Path:
+    """The picture of the board in play (``in_play_parts``) as a PNG at ``out_path``."""
+    from printables.render.preview import render_parts
+
+    return render_parts(in_play_parts(board, left, right), out_path, size_px=IN_PLAY_SIZE_PX,
+                        view_deg=IN_PLAY_VIEW_DEG)
+
+
 def render_previews(board: GiuthiBoardParams, out_dir: Path, stls: list[Path]) -> list[Path]:
-    """PNG previews: each part as printed, and the board open flat and folded shut."""
+    """PNG previews: each part as printed, the board open flat and folded shut, and the board in
+    play (open, the beans in the pits as a game starts)."""
     import trimesh
 
     from printables.layout.giuthi_board import half_layout
@@ -457,6 +491,7 @@ def render_previews(board: GiuthiBoardParams, out_dir: Path, stls: list[Path]) -
         lay = half_layout(board, "right")
         folded = rotation_about_axis((lay.axis_x, 0.0, lay.axis_z), (0.0, 1.0, 0.0), 180.0)
         return [render_parts([PreviewPart(left), PreviewPart(right)], out_dir / f"{stem}-open.png"),
-                render_parts([PreviewPart(left), PreviewPart(right, folded)], out_dir / f"{stem}-folded.png")]
+                render_parts([PreviewPart(left), PreviewPart(right, folded)], out_dir / f"{stem}-folded.png"),
+                render_in_play(board, left, right, out_dir / f"{stem}-in-play.png")]
 
     return written + _shared(("previews", board, _digest(left_stl), _digest(right_stl)), out_dir, open_and_folded)

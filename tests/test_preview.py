@@ -161,3 +161,35 @@ def test_a_broken_z_buffer_fails_the_brute_force_comparison(monkeypatch):
     monkeypatch.setattr(preview, "_rasterise", farthest)
     with pytest.raises(AssertionError):
         test_each_pixel_shows_the_nearest_triangle_over_its_centre((-60.0, 35.0))
+
+
+def test_the_in_play_picture_lays_the_starting_beans_on_every_pits_floor(tmp_path):
+    # The set's in-play preview and docs/giuthi_in_play.py draw through one function. Slabs stand
+    # in for the halves here: what is tested is where the beans go and that they show.
+    from printables.layout.giuthi_board import half_layout
+    from printables.models import in_play_parts, render_in_play
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    board = GiuthiBoardParams()
+    halves = {}
+    for side in ("left", "right"):
+        o = half_layout(board, side).outline
+        slab = trimesh.creation.box((o.x1 - o.x0, o.y1 - o.y0, board.thickness_mm - board.pit_depth_mm))
+        slab.apply_translation(((o.x0 + o.x1) / 2, (o.y0 + o.y1) / 2, (board.thickness_mm - board.pit_depth_mm) / 2))
+        halves[side] = slab
+    parts = in_play_parts(board, halves["left"], halves["right"])
+    beans = [part for part in parts if part.colour == SEED_RGB]
+    assert [part.mesh for part in parts if part.colour != SEED_RGB] == [halves["left"], halves["right"]]
+    assert len(beans) == 2 * board.pits_per_row * board.seeds_per_pit
+    floor = board.thickness_mm - board.pit_depth_mm
+    pits = [pit for side in ("left", "right") for pit in half_layout(board, side).pits]
+    for bean in beans:
+        x, y, z = bean.transform[:3, 3]
+        assert z == pytest.approx(floor)
+        # each bean lies within a bean's length of a pit's centre, inside the cup
+        assert min(np.hypot(x - pit.cx, y - pit.cy) for pit in pits) < pits[0].width / 2
+    picture = Image.open(render_in_play(board, halves["left"], halves["right"], tmp_path / "in-play.png"))
+    assert picture.size == (1200, 800)
+    reds = np.array(picture.convert("RGB"))
+    seed_like = (reds[..., 0] > reds[..., 1] + 60) & (reds[..., 0] > reds[..., 2] + 60)
+    assert seed_like.sum() > 1000  # the beans are drawn, in their colour
