@@ -295,6 +295,61 @@ def test_lid_lines_sit_under_the_borders_with_a_wall_between_letters():
     assert layout.half_layout(p, "left").lid == ()  # the lid is the turning half's underside
 
 
+def _widest_lid_characters() -> dict[str, str]:
+    """The widest character the lid accepts, as each lid font sets it (a line with Hangul in it
+    is set wholly in the Hangul face, its Latin letters too)."""
+    from printables import fonts
+    from printables.params.giuthi_board import validate_lid_text
+
+    accepted = []
+    for o in list(range(0x21, 0x250)) + list(range(0x1100, 0x1200)) + list(range(0x3130, 0x3190)) + list(range(0xAC00, 0xD7A4)):
+        try:
+            validate_lid_text(chr(o))
+        except ParameterError:
+            continue
+        accepted.append(chr(o))
+    latin = [ch for ch in accepted if not layout.is_hangul(ch)]
+    return {
+        "latin": max(latin, key=lambda ch: fonts.text_width_mm(ch, 10, layout.LID_FONTS["latin"])),
+        "hangul": max(accepted, key=lambda ch: fonts.text_width_mm(ch, 10, layout.LID_FONTS["hangul"])),
+    }
+
+
+@pytest.mark.parametrize("face", ["latin", "hangul"])
+def test_24_of_the_widest_letters_fit_the_lid_on_two_lines_a_wall_apart(face):
+    #   y = row margin ----------------------- (cups above)
+    #              [ WWWWWWWWWWWW ]   first half, higher
+    #              [ WWWWWWWWWWWW ]   second half, a letter band and a wall lower
+    #   y = 0      -----------------------  South's edge
+    # On one line 24 wide letters needed under 4 mm; set at 4.5 they ran 132 mm, past the fold.
+    widest = _widest_lid_characters()[face]
+    text = widest * 24 if face == "latin" or layout.is_hangul(widest) else "김" + widest * 23
+    p = GiuthiBoardParams(lid_text=text)
+    lines = layout.lid_lines(p)[1:]
+    x0, x1 = p.seam_gap_mm / 2 + p.hinge_zone_mm, abs(layout.groove_x(p, "right")) - p.band_groove_mm
+    assert "".join(line.text for line in lines) == text
+    assert len(lines) == 2 and lines[0].y > lines[1].y
+    band = layout._letter_band_em(lines[0].font) * lines[0].size
+    assert lines[0].y - lines[1].y >= band + layout.LID_TRACK_MM - 1e-6
+    assert (lines[0].y - lines[1].y) + band <= p.row_margin_mm - 2 * layout.LID_CLEAR_MM + 1e-6
+    assert (lines[0].y + lines[1].y) / 2 == pytest.approx(p.row_margin_mm / 2)
+    for line in lines:
+        assert line.size >= layout.LID_MIN_MM
+        assert x0 - 1e-6 <= line.x - line.width / 2 and line.x + line.width / 2 <= x1 + 1e-6
+        assert all(step >= layout.LID_TRACK_MM for step in np.diff(line.offsets))
+
+
+def test_a_long_line_breaks_at_a_space_into_even_lines_and_a_short_one_stays_whole():
+    lines = layout.lid_lines(GiuthiBoardParams(lid_text="Wanjiru Kamau Mwangi Njeri"[:24]))[1:]
+    assert [line.text for line in lines] == ["Wanjiru Kamau Mwangi Nje"]  # 5.8 mm on one line beats two
+    lines = layout.lid_lines(GiuthiBoardParams(lid_text="Wanjiru & Kamau, 2026"))[1:]
+    assert [line.text for line in lines] == ["Wanjiru & Kamau, 2026"]
+    lines = layout.lid_lines(GiuthiBoardParams(lid_text="김철수와 이영희의 기우티 판, 둘이서 즐겁게"))[1:]
+    assert [line.text for line in lines] == ["김철수와 이영희의", "기우티 판, 둘이서 즐겁게"]
+    lines = layout.lid_lines(GiuthiBoardParams(lid_text="W" * 24))[1:]
+    assert [line.text for line in lines] == ["W" * 12, "W" * 12]
+
+
 @pytest.mark.parametrize("screw", sorted(SCREWS))
 def test_knuckles_are_sized_to_the_screw(screw):
     # Plastic above the clearance bore's teardrop tip (the thinnest place round it), and the
