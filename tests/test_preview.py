@@ -193,3 +193,22 @@ def test_the_in_play_picture_lays_the_starting_beans_on_every_pits_floor(tmp_pat
     reds = np.array(picture.convert("RGB"))
     seed_like = (reds[..., 0] > reds[..., 1] + 60) & (reds[..., 0] > reds[..., 2] + 60)
     assert seed_like.sum() > 1000  # the beans are drawn, in their colour
+
+
+def test_beans_in_a_bowl_with_little_floor_lie_tilted_up_its_wall_not_buried_in_it():
+    # The travel board's cups are bowls (25.5 mm across, rounded by 11.5 mm): a ring of beans
+    # 5.6 mm out from the centre lies on the rounded wall, lifted to it and tilted with it.
+    from printables.layout.giuthi_board import Cavity
+    from printables.models import _cup_surface
+
+    bowl = Cavity("pit", 0, 0.0, 0.0, 25.5, 26.9, 11.5)
+    top = 12.7
+    assert _cup_surface(bowl, top, 0.0, 0.0) == (top - 11.5, (0.0, 0.0, 1.0))
+    z, normal = _cup_surface(bowl, top, 5.6, 0.0)
+    out = 5.6 - (25.5 / 2 - 11.5)  # past the flat floor's edge
+    assert z == pytest.approx(top - 11.5 + 11.5 - np.sqrt(11.5 ** 2 - out ** 2))
+    assert normal[0] < 0 and normal[1] == 0 and normal[2] > 0  # leaning in, toward the centre
+    placed = preview.resting_on(np.eye(4), z, normal)
+    up = placed[:3, 2]
+    assert np.allclose(up, np.asarray(normal) / np.linalg.norm(normal))
+    assert placed[2, 3] == pytest.approx(z)
