@@ -297,8 +297,7 @@ def test_lid_lines_sit_under_the_borders_with_a_wall_between_letters():
 
 def _widest_lid_characters() -> dict[str, str]:
     """The widest character the lid accepts, as each lid font sets it (a line with Hangul in it
-    is set wholly in the Hangul face, its Latin letters too)."""
-    from printables import fonts
+    is set in the Hangul face, its Latin letters too where the face has them)."""
     from printables.params.giuthi_board import validate_lid_text
 
     accepted = []
@@ -310,8 +309,8 @@ def _widest_lid_characters() -> dict[str, str]:
         accepted.append(chr(o))
     latin = [ch for ch in accepted if not layout.is_hangul(ch)]
     return {
-        "latin": max(latin, key=lambda ch: fonts.text_width_mm(ch, 10, layout.LID_FONTS["latin"])),
-        "hangul": max(accepted, key=lambda ch: fonts.text_width_mm(ch, 10, layout.LID_FONTS["hangul"])),
+        "latin": max(latin, key=lambda ch: layout._line_mm(ch, 10, layout.LID_FONTS["latin"])),
+        "hangul": max(accepted, key=lambda ch: layout._line_mm(ch, 10, layout.LID_FONTS["hangul"])),
     }
 
 
@@ -329,7 +328,7 @@ def test_24_of_the_widest_letters_fit_the_lid_on_two_lines_a_wall_apart(face):
     x0, x1 = p.seam_gap_mm / 2 + p.hinge_zone_mm, abs(layout.groove_x(p, "right")) - p.band_groove_mm
     assert "".join(line.text for line in lines) == text
     assert len(lines) == 2 and lines[0].y > lines[1].y
-    band = layout._letter_band_em(lines[0].font) * lines[0].size
+    band = layout._band_em(text, lines[0].font) * lines[0].size
     assert lines[0].y - lines[1].y >= band + layout.LID_TRACK_MM - 1e-6
     assert (lines[0].y - lines[1].y) + band <= p.row_margin_mm - 2 * layout.LID_CLEAR_MM + 1e-6
     assert (lines[0].y + lines[1].y) / 2 == pytest.approx(p.row_margin_mm / 2)
@@ -337,6 +336,20 @@ def test_24_of_the_widest_letters_fit_the_lid_on_two_lines_a_wall_apart(face):
         assert line.size >= layout.LID_MIN_MM
         assert x0 - 1e-6 <= line.x - line.width / 2 and line.x + line.width / 2 <= x1 + 1e-6
         assert all(step >= layout.LID_TRACK_MM for step in np.diff(line.offsets))
+
+
+def test_a_latin_letter_the_hangul_face_lacks_is_set_in_the_latin_face_with_its_width():
+    # NanumGothic has no 'Ǆ' or 'Å': the CAD kernel drew them from a system font, 13.5 mm wide
+    # at 10 mm where the line left 9.4 (the .notdef's advance), running into the next letter.
+    from printables import fonts
+
+    (line,) = layout.lid_lines(GiuthiBoardParams(lid_text="김 ǄÅ"))[1:]
+    assert line.font == "NanumGothicBold"
+    assert [line.font_of(i) for i in range(4)] == ["NanumGothicBold", "NanumGothicBold", "NotoSans-Bold", "NotoSans-Bold"]
+    step = line.offsets[3] - line.offsets[2]
+    assert step == pytest.approx(fonts.text_width_mm("Ǆ", line.size / fonts.PT_TO_MM, "NotoSans-Bold") + layout.LID_TRACK_MM,
+                                 abs=1e-3)
+    assert layout.lid_lines(GiuthiBoardParams(lid_text="김철수"))[1].fonts == ()  # one face: none listed
 
 
 def test_a_long_line_breaks_at_a_space_into_even_lines_and_a_short_one_stays_whole():

@@ -117,6 +117,12 @@ class LidLine:
     font: str  # a printables.fonts name
     width: float  # mm, from the font's advances and the spacing added between letters
     offsets: tuple[float, ...] = ()  # each character's pen position from the line's left end, mm
+    # each character's font where it is not ``font``'s: a Latin letter the Hangul face lacks
+    fonts: tuple[str, ...] = ()
+
+    def font_of(self, i: int) -> str:
+        """The font of the line's ``i``-th character."""
+        return self.fonts[i] if self.fonts else self.font
 
 
 @dataclass(frozen=True)
@@ -263,6 +269,15 @@ def hinge_knuckles(p: GiuthiBoardParams) -> tuple[Knuckle, ...]:
     return tuple(sorted(out, key=lambda k: k.y0))
 
 
+def _letter_fonts(text: str, font: str) -> tuple[str, ...]:
+    """Each character's font: ``font``, or Latin's for a character ``font`` has no glyph for (a
+    Hangul line's accented Latin letter; the CAD kernel would otherwise draw it from whatever
+    system font it finds, wider than the line leaves room for)."""
+    from printables import fonts
+
+    return tuple(font if fonts.has_glyph(ch, font) or ch.isspace() else LID_FONTS["latin"] for ch in text)
+
+
 def _letter_band_em(font: str) -> float:
     """Height of the band every letter of ``font`` keeps within, in ems: its glyphs' lowest to
     highest point (the font's head table), whatever the text."""
@@ -275,11 +290,16 @@ def _letter_band_em(font: str) -> float:
         return (head.yMax - head.yMin) / head.unitsPerEm
 
 
+def _band_em(text: str, font: str) -> float:
+    return max(_letter_band_em(f) for f in set(_letter_fonts(text, font)))
+
+
 def _line_mm(text: str, size: float, font: str) -> float:
     """Length of ``text`` set at letter height ``size`` with the spacing between its letters."""
     from printables import fonts
 
-    return fonts.text_width_mm(text, size / fonts.PT_TO_MM, font) + LID_TRACK_MM * (len(text) - 1)
+    return (sum(fonts.text_width_mm(ch, size / fonts.PT_TO_MM, f) for ch, f in zip(text, _letter_fonts(text, font)))
+            + LID_TRACK_MM * (len(text) - 1))
 
 
 def _fitted_mm(text: str, size: float, font: str, room: float) -> float:
@@ -296,7 +316,7 @@ def _two_lines(text: str, font: str, room: float, tallest: float) -> tuple[float
     The lines are a letter band plus a wall apart (``_letter_band_em``), so no letter of the first
     comes within ``LID_TRACK_MM`` of one of the second.
     """
-    band = _letter_band_em(font)
+    band = _band_em(text, font)
     high = (tallest - LID_TRACK_MM) / (2 * band)  # two bands and a wall within the border
     best, key = (0.0, ("", text)), (0.0, -math.inf)
     for spaces_only in (True, False):
@@ -320,11 +340,13 @@ def _lid_line(text: str, size: float, font: str, cx: float, y: float) -> LidLine
     from printables import fonts
 
     size = math.floor(size * 1000) / 1000  # down, so the line stays within the room
+    faces = _letter_fonts(text, font)
     offsets, pen = [], 0.0
-    for ch in text:
+    for ch, face in zip(text, faces):
         offsets.append(round(pen, 4))
-        pen += fonts.text_width_mm(ch, size / fonts.PT_TO_MM, font) + LID_TRACK_MM
-    return LidLine(text, cx, round(y, 6), size, font, round(pen - LID_TRACK_MM, 3), tuple(offsets))
+        pen += fonts.text_width_mm(ch, size / fonts.PT_TO_MM, face) + LID_TRACK_MM
+    return LidLine(text, cx, round(y, 6), size, font, round(pen - LID_TRACK_MM, 3), tuple(offsets),
+                   faces if set(faces) != {font} else ())
 
 
 def lid_lines(p: GiuthiBoardParams) -> tuple[LidLine, ...]:
@@ -359,7 +381,7 @@ def lid_lines(p: GiuthiBoardParams) -> tuple[LidLine, ...]:
         if one >= two:
             out.append(_lid_line(text, one, font, cx, y))
         else:
-            pitch = _letter_band_em(font) * two + LID_TRACK_MM
+            pitch = _band_em(text, font) * two + LID_TRACK_MM
             out += [_lid_line(parts[0], two, font, cx, y + pitch / 2),
                     _lid_line(parts[1], two, font, cx, y - pitch / 2)]
     return tuple(out)
