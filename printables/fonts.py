@@ -29,6 +29,7 @@ from itertools import repeat
 from pathlib import Path
 
 from printables.errors import ParameterError
+from printables.linebreak import glue_words
 
 FAMILY = "Noto Sans"
 DEBIAN_PACKAGE = "fonts-noto-core"
@@ -324,13 +325,13 @@ _PARAGRAPHS: dict[tuple[str, str], tuple[Metrics, tuple[tuple[str, ...], tuple[i
 
 
 def word_units(text: str, font: str = "Helvetica") -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
-    """The words of ``text`` (split at white space), each one's advance units, and each one's with a
+    """The words of ``text`` (split at white space, lone marks glued: printables/linebreak.py), each one's advance units, and each one's with a
     space before it: what breaking the text into lines adds up, measured once per text and face."""
     metrics = _metrics(face_of(font))
     found = _PARAGRAPHS.get((text, font))
     if found is not None and found[0] is metrics:  # measured with these very metrics
         return found[1]
-    words = tuple(text.split())
+    words = tuple(glue_words(text.split()))  # a lone '·' stays with the word before it
     measured = (words, tuple(advance_units(word, font) for word in words),
                 tuple(advance_units(f" {word}", font) for word in words))
     if len(_PARAGRAPHS) >= 512:

@@ -71,21 +71,18 @@ def _all_params(preset) -> dict:
 
 
 def _previews(built, output: Path, folder: Path) -> list[str]:
-    """The preset's preview PNGs (relative to ``output``): each sheet page, or a model's own PNGs.
-
-    A model's open and folded views come first.
-    """
+    """The preset's preview PNGs (relative to ``output``): a model's own PNGs (its open and folded
+    views first), then every page of every PDF it made (a sheet's pages; a Giuthi set's rules
+    sheet and print card, in the set's language)."""
     for old in folder.glob("page-*.png"):
         old.unlink()
     pngs = [p for p in built.paths if p.suffix == ".png"]
-    if pngs:
-        order = {"-open": 0, "-folded": 1}
-        pngs.sort(key=lambda p: (next((v for k, v in order.items() if p.stem.endswith(k)), 2), p.name))
-        return [_relative(p, output) for p in pngs]
+    order = {"-open": 0, "-folded": 1}
+    pngs.sort(key=lambda p: (next((v for k, v in order.items() if p.stem.endswith(k)), 2), p.name))
+    made = [_relative(p, output) for p in pngs]
     pdfs = [p for p in built.paths if p.suffix == ".pdf"]
     if not pdfs:
-        return []
-    made = []
+        return made
     with scratch_folder(".pages-", folder) as tmp:  # named with our pid: swept if we are killed
         pages: list[Path] = []
         for pdf in pdfs:

@@ -16,6 +16,7 @@ SHEET_KINDS: dict[str, tuple[str, str]] = {
     "minefield": ("printables.params.minefield:MinefieldSheet", "printables.layout.minefield:layout"),
     "peas": ("printables.params.peas:PeaCard", "printables.layout.peas:layout"),
     "patchwork": ("printables.params.patchwork:PatchworkSheet", "printables.layout.patchwork:layout"),
+    "duplex-calibration": ("printables.params.peas:DuplexCalibration", "printables.layout.duplex:layout"),
 }
 
 

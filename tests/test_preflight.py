@@ -68,7 +68,8 @@ def test_a_good_sheet_passes_every_preflight_check(tmp_path):
 
     results = _results(_pdf(tmp_path / "good.pdf", draw))
     assert _failed(results) == set(), [str(r) for r in results.values()]
-    assert set(results) == {"fonts embedded", "glyphs", "text sizes", "safe zone", "page boxes", "visible text"}
+    assert set(results) == {"fonts embedded", "glyphs", "text sizes", "safe zone", "page boxes", "visible text",
+                            "clearance", "line ends"}
 
 
 def test_helvetica_by_name_only_fails_fonts_embedded(tmp_path):
@@ -231,3 +232,108 @@ def test_check_runs_the_preflight_on_every_pdf(tmp_path):
     assert CliRunner().invoke(main, ["minefield", "-o", str(out)]).exit_code == 0
     names = {r.name for r in check_file(out)}
     assert {"fonts embedded", "glyphs", "text sizes", "safe zone", "page boxes"} <= names
+
+
+def _boxed_text(gap_mm: float):
+    """A 9 pt word in a rectangle whose left side stands ``gap_mm`` from the word's first ink."""
+    def draw(c):
+        _body(c)
+        c.setFont(_noto(), 9)
+        c.drawString(60 * mm, 150 * mm, "Harvest")  # 'H' inks from about 0.3 mm right of its origin
+        c.setLineWidth(0.25 * mm)
+        ink_left = 60 + 0.27  # NotoSans 'H' left side bearing at 9 pt, in mm
+        c.rect((ink_left - gap_mm - 0.125) * mm, 145 * mm, 40 * mm, 12 * mm)
+    return draw
+
+
+def test_text_closer_than_one_and_a_half_mm_to_a_box_edge_fails_clearance(tmp_path):
+    near = _results(_pdf(tmp_path / "near.pdf", _boxed_text(1.0)))
+    assert not near["clearance"].ok
+    assert "'Harvest' 1.0 mm from a rectangle edge" in near["clearance"].detail
+    clear = _results(_pdf(tmp_path / "clear.pdf", _boxed_text(2.0)))
+    assert clear["clearance"].ok, clear["clearance"].detail
+
+
+def test_two_texts_closer_than_one_and_a_half_mm_fail_clearance_but_a_paragraph_passes(tmp_path):
+    def crowded(c):
+        _body(c)  # five lines of one paragraph, 6 mm apart: set by the leading, not measured
+        c.setFont(_noto(), 9)
+        c.drawString(20 * mm, 150 * mm, "Score")
+        width = pdfmetrics.stringWidth("Score", _noto(), 9)
+        c.setFont(_noto(), 12)
+        c.drawString(20 * mm + width + 1 * mm, 150 * mm, "Total")  # another size, 1 mm on
+    results = _results(_pdf(tmp_path / "crowded.pdf", crowded))
+    assert not results["clearance"].ok
+    assert "from the text" in results["clearance"].detail
+    assert _results(_pdf(tmp_path / "para.pdf", _body))["clearance"].ok
+
+
+def test_a_line_starting_with_a_separator_fails_line_ends(tmp_path):
+    def draw(c, first):
+        _body(c)
+        c.setFont(_noto(), 9)
+        c.drawString(20 * mm, 150 * mm, "Oyuncular: 2 · Gerekenler: makas")
+        c.drawString(20 * mm, 146 * mm, first)
+    bad = _results(_pdf(tmp_path / "bad.pdf", lambda c: draw(c, "· Kartona yazdırın")))
+    assert not bad["line ends"].ok and "starts with '·'" in bad["line ends"].detail
+    opening = _results(_pdf(tmp_path / "open.pdf", lambda c: draw(c, "Kartona yazdırın (")))
+    assert not opening["line ends"].ok and "ends with '('" in opening["line ends"].detail
+    good = _results(_pdf(tmp_path / "good.pdf", lambda c: draw(c, "%100 / gerçek boyutta yazdırın")))
+    assert good["line ends"].ok, good["line ends"].detail  # Turkish sets the percent sign first
+
+
+def test_clearance_is_pending_only_for_the_kinds_still_being_fixed(tmp_path, monkeypatch):
+    path = _pdf(tmp_path / "near.pdf", _boxed_text(1.0))
+    from printables.check.pdf import read_metadata
+
+    subject = read_metadata(path)["subject"]
+    pending = {r.name: r for r in pf.preflight(path, subject, "peas")}["clearance"]
+    assert pending.ok and pending.detail.startswith("pending (#24")
+    assert not {r.name: r for r in pf.preflight(path, subject, "duplex-calibration")}["clearance"].ok
+    monkeypatch.setenv(pf.STRICT_ENV, "1")
+    assert not {r.name: r for r in pf.preflight(path, subject, "peas")}["clearance"].ok
+
+
+def test_no_turkish_patchwork_line_starts_with_the_separator(tmp_path):
+    """Issue #24: the publisher box broke before " · " on all six Turkish Patchwork pages."""
+    from printables.params.patchwork import PatchworkSheet
+    from printables.sheets import write_sheet
+
+    path = write_sheet("patchwork", PatchworkSheet(lang="tr"), tmp_path / "tr.pdf")
+    from printables.check.parsing import open_pdf
+
+    with open_pdf(path) as pdf:
+        result = pf.check_line_ends(pdf)
+    assert result.ok, result.detail
+
+
+def _crowded_texts(path) -> list:
+    from pypdf import PdfReader
+
+    from printables.check.parsing import open_pdf
+
+    with open_pdf(path) as pdf:
+        return pf.clearance_findings(pdf, PdfReader(str(path)))
+
+
+def test_the_easy_card_keeps_its_subtitle_score_and_rules_clear_of_the_boxes(tmp_path):
+    """Issue #24: on the easy card the subtitle stood 1.4 mm from the band's edge, "score" 1.2 mm from
+    the score box and the rules under the tally box 1.3 mm from it."""
+    from printables.sheets import write_sheet
+
+    path = write_sheet("peas", PeaCard(layout="easy"), tmp_path / "easy.pdf")
+    crowded = [f for f in _crowded_texts(path)
+               if f.text == "score" or f.text.startswith("a solitaire roll-and-write") or f.text.startswith("value, and its")]
+    assert crowded == []
+
+
+def test_the_harvest_rules_and_the_page_ruler_stand_clear_of_the_lines_above_them(tmp_path):
+    """Issue #24: the rules under the 4-up score tables stood 1.2 mm from the tables and cut lines,
+    and the page ruler's words 1.3 mm under its line."""
+    from printables.params.harvest import HarvestSheet
+    from printables.sheets import write_sheet
+
+    path = write_sheet("harvest", HarvestSheet(grid=(11, 5), per_page=4), tmp_path / "h.pdf")
+    crowded = [f for f in _crowded_texts(path)
+               if f.text.startswith("Each player picks") or f.text in ("0", "100 mm") or f.text.startswith("print at 100 %")]
+    assert crowded == []

@@ -99,6 +99,12 @@ def set_field(browser, name: str, value: str) -> None:
     field.send_keys(value)
 
 
+def click_in_view(browser, element) -> None:
+    """Scroll ``element`` to the middle of the window (clear of the sticky Make bar), then click it."""
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
 def submit(browser) -> None:
     browser.find_element("id", "make").click()
 
@@ -112,6 +118,7 @@ def download(browser, downloads: Path, link) -> Path:
     target = downloads / name
     if target.exists():
         target.unlink()
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)  # clear of the sticky Make bar
     link.click()
     return wait_for(lambda: target if target.exists() and target.stat().st_size > 0 else None, 60,
                     what=f"the download of {name}")
@@ -266,7 +273,7 @@ def test_harvest_form_previews_downloads_and_checks(server, browser, downloads, 
     img = browser.find_element("css selector", "img.preview")
     assert img.get_attribute("src") != first_src and "harvest-8x12-3p-a4" in img.get_attribute("src")
     wait_for(lambda: image_loaded(browser, img), 20, what="the preview image")
-    assert browser.find_element("id", "verdict").text.startswith("All ")
+    assert browser.find_element("id", "verdict").text.startswith("Ready to print: ")
 
     link = browser.find_element("css selector", "a.download")
     pdf = download(browser, downloads, link)
@@ -346,18 +353,19 @@ def test_giuthi_board_builds_with_previews_and_a_3d_view_and_its_stl_downloads(s
     import trimesh
 
     browser.get(server.url + "giuthi")
-    browser.find_element("id", "f-slice_parts").click()  # --no-slice: the print card without slicer times
+    click_in_view(browser, browser.find_element("css selector", "#advanced > summary"))  # slicing is advanced
+    click_in_view(browser, browser.find_element("id", "f-slice_parts"))  # --no-slice: the print card without slicer times
     assert not browser.find_element("id", "f-slice_parts").is_selected()
     submit(browser)
     assert wait_finished(browser, timeout=900) == "done", browser.find_element("id", "output").text
-    assert browser.find_element("id", "verdict").text.startswith("All ")
+    assert browser.find_element("id", "verdict").text.startswith("Ready to print: ")
     images = browser.find_elements("css selector", "img.preview")
     names = [i.get_attribute("alt") for i in images]
     assert names[0].endswith("-open.png") and names[1].endswith("-folded.png")
     for img in images[:2]:
         wait_for(lambda img=img: image_loaded(browser, img), 20, what="the open and folded previews")
 
-    canvas = browser.find_element("css selector", "canvas.stl-view")
+    canvas = browser.find_element("css selector", "#output canvas.stl-view")  # the made parts, not the preview
     wait_for(lambda: canvas.get_attribute("data-state") == "shown", 60, what="the 3D view")
     link = next(a for a in browser.find_elements("css selector", "a.download")
                 if a.get_attribute("download") == Path(canvas.get_attribute("data-url")).name)
@@ -542,7 +550,7 @@ def test_without_javascript_a_value_the_cli_refuses_comes_back_in_the_form_by_it
     # what was typed is kept
     assert field_value(page, "grid") == "abc" and field_value(page, "players") == "3"
     assert '<option value="letter" selected>' in page
-    assert 'name="landscape" value="on" checked' in page
+    assert 'name="landscape" value="on" data-default="off" checked' in page
     # a limit of the parameter object, too
     status, page = post_form(port, "/harvest", {"players": "13", "_submitted": "1"})
     assert status == 400 and field_error(page, "players") == cli_error("harvest", "--players", "13")

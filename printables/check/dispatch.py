@@ -18,6 +18,7 @@ PDF_CHECKS = {
     "patchwork": "printables.check.patchwork:check_patchwork",
     "giuthi-print-settings": "printables.check.giuthi_card:check_print_card",
     "giuthi-rules": "printables.check.giuthi_rules:check_rules_sheet",
+    "duplex-calibration": "printables.check.duplex:check_duplex_calibration",
 }
 
 # Sheets whose language, glyphs and text fit are checked (printables/check/language.py).

@@ -35,6 +35,7 @@ from printables.params.peas import (
     BAND_RGB,
     BLEED_EDGE_MM,
     MARK_LENGTH_MM,
+    MAX_BACK_OFFSET_MM,
     SAFE_ZONE_MM,
     MIN_PEA_MM,
     expected_smushed,
@@ -57,7 +58,7 @@ SUMMARY_PHRASE = "roll 2 dice"
 BACK_PHRASES = ("How to play", "Pods never overlap", "exactly 1 higher or 1 lower", "number of smushed peas")
 NOT_PUBLIC = "the original card's layout is not public"
 # The parameters a card records in its subject; one more or one less means the file was altered.
-SUBJECT_KEYS = {"kind", "back", "bleed", "borderless", "cards_per_page", "expected_smushed", "landscape", "layout",
+SUBJECT_KEYS = {"kind", "back", "back_offset_mm", "bleed", "borderless", "cards_per_page", "expected_smushed", "landscape", "layout",
                 "layout_name", "page_mm", "page_ruler", "paper", "pea_mm", "pitch_mm", "postcard"}
 LANG_KEY = {"lang"}  # recorded by the translation pass; a card drawn without it is English
 
@@ -197,7 +198,8 @@ def _check_cards(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> 
         if cards:
             mid_x = (min(c.x0 for c in cards) + max(c.x1 for c in cards)) / 2
             mid_y = (min(c.top for c in cards) + max(c.bottom for c in cards)) / 2
-            if not (_close(mid_x, page.width / 2, 0.1) and _close(mid_y, page.height / 2, 0.1)):
+            dx, dy = _back_offset(params) if p == 1 else (0.0, 0.0)  # the back moved to meet the printer
+            if not (_close(mid_x, page.width / 2 + dx, 0.1) and _close(mid_y, page.height / 2 + dy, 0.1)):
                 problems.append(f"{where}: the cards are not centred on the page (centre {mid_x:.2f}, {mid_y:.2f})")
     detail = "; ".join(problems) or (
         f"{per_page} card(s) of {card_w:g}x{card_h:g} mm per page, centred"
@@ -413,6 +415,15 @@ def _check_marks(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> 
     return CheckResult("crop marks", not problems, detail)
 
 
+def _back_offset(params: dict) -> tuple[float, float]:
+    """The back offset the file records (mm, right and down as the back is seen); (0, 0) if unreadable."""
+    offset = params.get("back_offset_mm", [0.0, 0.0])
+    if (not isinstance(offset, list) or len(offset) != 2 or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in offset)
+            or any(not abs(v) <= MAX_BACK_OFFSET_MM for v in offset)):
+        return (0.0, 0.0)
+    return (float(offset[0]), float(offset[1]))
+
+
 def _check_back(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> CheckResult:
     if not params["back"]:
         ok = len(drawing.pages) == 1
@@ -422,22 +433,29 @@ def _check_back(drawing: PdfDrawing, params: dict, found: list[list[Card]]) -> C
     page = drawing.pages[1]
     fronts, backs = found[0], found[1]
     # Flipped on the long edge: a portrait sheet mirrors left and right, a landscape one top and bottom.
-    if page.width <= page.height:
-        mirrored = [(page.width - c.x1, c.top) for c in fronts]
-    else:
-        mirrored = [(c.x0, page.height - c.bottom) for c in fronts]
+    # The back offset the file records (mm, right and down as the back is seen) moves every back to
+    # meet a printer that shifts the back side; the check expects the backs there.
     problems = []
+    offset = params.get("back_offset_mm", [0.0, 0.0])
+    if _back_offset(params) != tuple(offset):
+        problems.append(f"unreadable back offset {offset!r} (two numbers in mm, each within {MAX_BACK_OFFSET_MM:g})")
+    dx, dy = _back_offset(params)
+    if page.width <= page.height:
+        mirrored = [(page.width - c.x1 + dx, c.top + dy) for c in fronts]
+    else:
+        mirrored = [(c.x0 + dx, page.height - c.bottom + dy) for c in fronts]
     places = sorted((round(c.x0, 1), round(c.top, 1)) for c in backs)
+    shifted = f" moved by the recorded back offset {dx:g},{dy:g} mm" if (dx, dy) != (0.0, 0.0) else ""
     if len(backs) != len(fronts) or any(
         not (_close(a[0], b[0], 0.1) and _close(a[1], b[1], 0.1)) for a, b in zip(sorted(mirrored), places)
     ):
-        problems.append(f"the backs at {places} do not line up with the fronts flipped on the long edge")
+        problems.append(f"the backs at {places} do not line up with the fronts flipped on the long edge{shifted}")
     for n, card in enumerate(backs):
         text = card_text(page, card)
         missing = [p for p in (said(lang_of(params), phrase) for phrase in BACK_PHRASES) if p not in text]
         if missing:
             problems.append(f"back {n + 1}: no {', '.join(repr(m) for m in missing)}")
-    detail = "; ".join(problems[:6]) or f"{len(backs)} back(s) with the full rules, lined up for long-edge duplex"
+    detail = "; ".join(problems[:6]) or f"{len(backs)} back(s) with the full rules, lined up for long-edge duplex{shifted}"
     return CheckResult("back", not problems, detail)
 
 

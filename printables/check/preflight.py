@@ -31,6 +31,12 @@ Run on every PDF by ``printables check`` (``check/dispatch.py``), whatever its k
   (what viewers show and print) is absent or equals the MediaBox (a bleed file's may be smaller,
   but holds the whole BleedBox).
 
+- **clearance**: no text line closer than 1.5 mm to a box's edge or to another text (what a line,
+  a box and another text are: ``check_clearance``). ``CLEARANCE_PENDING`` lists the kinds whose
+  layouts still have findings: reported as "pending", not failed.
+- **line ends**: no line starts with a separator (``·``, ``|``, ``/``, a dash) or closing mark, nor
+  ends with an opening mark, in any script.
+
 ``PREFLIGHT_PENDING`` lists the kinds whose sheets do not yet meet the text-size and safe-zone
 rules: for them those two checks report their findings as "pending" without failing. It is empty:
 since issue #12's sheet layouts every kind is checked strictly. ``PRINTABLES_PREFLIGHT_STRICT=1`` in
@@ -57,6 +63,9 @@ from printables.paper import pt_to_mm
 # Kinds whose text sizes and safe zone are still being fixed (issue #12): reported, not failed.
 PREFLIGHT_PENDING: frozenset[str] = frozenset()  # #12's layouts have landed: every kind is strict
 PENDING_CHECKS = ("text sizes", "safe zone")
+# Kinds whose layouts still set text closer than 1.5 mm to a box or another text (issue #24): the
+# clearance check reports their findings as "pending" without failing, until their layouts are fixed.
+CLEARANCE_PENDING: frozenset[str] = frozenset({"giuthi-print-settings", "giuthi-rules", "harvest", "minefield", "patchwork", "peas"})
 STRICT_ENV = "PRINTABLES_PREFLIGHT_STRICT"
 
 BODY_MIN_PT = {"sheet": 8.0, "card": 7.0}
@@ -275,7 +284,11 @@ def check_fonts(path: Path, pdf=None, reader=None) -> list[CheckResult]:
 
 
 def _pending(result: CheckResult, kind: str | None) -> CheckResult:
-    if result.ok or kind not in PREFLIGHT_PENDING or result.name not in PENDING_CHECKS or os.environ.get(STRICT_ENV):
+    if result.ok or os.environ.get(STRICT_ENV):
+        return result
+    if result.name == "clearance" and kind in CLEARANCE_PENDING:
+        return CheckResult(result.name, True, f"pending (#24, not yet failed for {kind}): {result.detail}")
+    if kind not in PREFLIGHT_PENDING or result.name not in PENDING_CHECKS:
         return result
     return CheckResult(result.name, True, f"pending (#12, not yet failed for {kind}): {result.detail}")
 
@@ -604,6 +617,314 @@ def check_page_boxes(reader: PdfReader, params: dict, pdf=None) -> CheckResult:
                           f" on {len(reader.pages)} page(s); CropBox shows it all")
 
 
+# --------------------------------------------------------------------------- clearance and line ends
+
+CLEARANCE_MM = 1.5  # text keeps this much paper between itself and any other box or text
+LINE_GAP_EM = 0.6  # characters of one baseline further apart than this (in em) are two texts
+BLOCK_PITCH_EM = 1.6  # lines of one paragraph: same size, baselines at most this far apart, overlapping
+SYMBOL_MAX_MM = 6.0  # a curve this small is an icon: a text beside it is its label, a text inside it is boxed
+DEFAULT_INK_EM = (0.0, -0.22, 0.6, 0.75)  # a glyph's ink (xMin, yMin, xMax, yMax) when the font is unreadable
+# a line does not start with these: separators and closing punctuation (any script)
+SEPARATORS = frozenset("·‧・|/–—")  # the same marks as printables/linebreak.py (check/ imports no layout)
+CLOSING = frozenset(",.;:!?)]}»›”’、。，．：；！？）」』】〉》")
+OPENING = frozenset("([{«‹“‘（「『【〈《")
+
+
+def _glyph_ink(font) -> tuple[dict[str, tuple[float, float, float, float]], float] | None:
+    """Text -> its glyph's ink box (xMin, yMin, xMax, yMax) in em, read from the embedded TrueType
+    program (the glyph header's bounding box), or None when the font cannot be read that way."""
+    descriptor = _descriptor(font)
+    if descriptor is None or "/FontFile2" not in descriptor or font.get("/Subtype") != "/TrueType":
+        return None
+    from fontTools.ttLib import TTFont
+
+    program = TTFont(io.BytesIO(descriptor["/FontFile2"].get_object().get_data()))
+    if "glyf" not in program:
+        return None
+    glyf = program["glyf"]
+    per_em = float(program["head"].unitsPerEm)
+    code_to_glyph: dict[int, str] = {}
+    for table in program["cmap"].tables:
+        if (table.platformID, table.platEncID) in ((1, 0), (3, 0)):
+            for code, glyph in table.cmap.items():
+                code_to_glyph.setdefault(code & 0xFF, glyph)
+    boxes: dict[str, tuple[float, float, float, float]] = {}
+    for code, chars in _to_unicode(font).items():
+        name = code_to_glyph.get(code)
+        if name is None or name not in glyf.glyphs:
+            continue
+        glyph = glyf.glyphs[name]
+        data = getattr(glyph, "data", None)
+        if data is not None and len(data) >= GLYPH_HEADER_BYTES:
+            contours, x0, y0, x1, y1 = struct.unpack(">hhhhh", data[:GLYPH_HEADER_BYTES])
+        else:
+            decoded = glyf[name]
+            contours = decoded.numberOfContours
+            x0, y0, x1, y1 = (getattr(decoded, k, 0) for k in ("xMin", "yMin", "xMax", "yMax"))
+        if contours != 0:
+            boxes[chars] = (x0 / per_em, y0 / per_em, x1 / per_em, y1 / per_em)
+    return boxes, per_em
+
+
+@dataclass(frozen=True)
+class TextLine:
+    """One line of text as a player sees it, in mm from the page's top-left: its ink box, its
+    characters, its size (pt) and its baseline."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    text: str
+    size: float
+    baseline: float
+
+
+def _text_lines(page, inks: dict) -> list[TextLine]:
+    """The page's upright text lines: characters in the file's order that share a baseline and a size
+    and follow each other with less than ``LINE_GAP_EM`` between them; each line's box is its
+    glyphs' ink (``inks``: font name -> text -> ink box in em) rather than their advance boxes."""
+    lines: list[TextLine] = []
+    run: list = []
+    height = page.height
+
+    def close() -> None:
+        shown = [c for c in run if not c["text"].isspace()]
+        if not shown:
+            run.clear()
+            return
+        boxes = []
+        for c in shown:
+            size = c["size"]
+            x0, y0, x1, y1 = inks.get(c.get("fontname", ""), {}).get(c["text"], DEFAULT_INK_EM)
+            origin, baseline = c["x0"], height - c["matrix"][5]
+            boxes.append((origin + x0 * size, baseline - y1 * size, origin + x1 * size, baseline - y0 * size))
+        first = shown[0]
+        mm = pt_to_mm
+        text = "".join((" " if i and c["x0"] - run[i - 1]["x1"] > 0.15 * c["size"] and not run[i - 1]["text"].isspace() else "")
+                       + c["text"] for i, c in enumerate(run)).strip()
+        lines.append(TextLine(mm(min(b[0] for b in boxes)), mm(min(b[1] for b in boxes)), mm(max(b[2] for b in boxes)),
+                              mm(max(b[3] for b in boxes)), text, first["size"], mm(height - first["matrix"][5])))
+        run.clear()
+
+    for c in page.chars:
+        if not c.get("upright", True) or _white(c.get("non_stroking_color")):
+            close()
+            continue
+        if run:
+            last = run[-1]
+            same = (abs(last["matrix"][5] - c["matrix"][5]) < 0.1 and abs(last["size"] - c["size"]) < 0.01
+                    and -0.05 * c["size"] <= c["x0"] - last["x1"] <= LINE_GAP_EM * c["size"])
+            if not same:
+                close()
+        run.append(c)
+    close()
+    return lines
+
+
+def _blocks(lines: list[TextLine]) -> list[int]:
+    """A block number for each line: lines of one paragraph (the next baseline at most ``BLOCK_PITCH_EM``
+    of the larger size below, overlapping across; a heading leads its paragraph) share one."""
+    block = list(range(len(lines)))
+
+    def find(i: int) -> int:
+        while block[i] != i:
+            block[i] = block[block[i]]
+            i = block[i]
+        return i
+
+    for i, a in enumerate(lines):
+        for j in range(i + 1, len(lines)):
+            b = lines[j]
+            pitch = abs(b.baseline - a.baseline)
+            if (0 < pitch <= BLOCK_PITCH_EM * pt_to_mm(max(a.size, b.size))
+                    and a.x0 < b.x1 and b.x0 < a.x1):
+                block[find(i)] = find(j)
+    return [find(i) for i in range(len(lines))]
+
+
+def _segments(page):
+    """The edges a player sees on the page, in mm from its top-left: (x0, y0, x1, y1, half line width,
+    what). A rectangle (stroked, or filled in a colour that is not white) gives its four sides, a
+    line itself, a curve or polygon the segments between its points; ``symbol`` is true for a curve
+    no larger than ``SYMBOL_MAX_MM`` each way (an icon), ``box`` the shape's bounding box."""
+    mm = pt_to_mm
+    for kind, objects in (("rectangle", page.rects), ("line", page.lines), ("curve", page.curves)):
+        for o in objects:
+            stroke = bool(o.get("stroke")) and not _white(o.get("stroking_color"))
+            fill = bool(o.get("fill")) and not _white(o.get("non_stroking_color"))
+            if not (stroke or fill):
+                continue
+            half = mm(o.get("linewidth") or 0) / 2 if stroke else 0.0
+            if kind == "rectangle":
+                x0, top, x1, bottom = (mm(o[k]) for k in ("x0", "top", "x1", "bottom"))
+                points = [(x0, top), (x1, top), (x1, bottom), (x0, bottom), (x0, top)]
+            else:
+                points = [(mm(x), mm(y)) for x, y in (o.get("pts") or ())]
+            if not points:
+                continue
+            xs, ys = [x for x, _ in points], [y for _, y in points]
+            symbol = kind == "curve" and max(xs) - min(xs) <= SYMBOL_MAX_MM and max(ys) - min(ys) <= SYMBOL_MAX_MM
+            box = (min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half)
+            for (ax, ay), (bx, by) in zip(points, points[1:]):
+                yield ax, ay, bx, by, half, kind, symbol, box
+
+
+def _point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    dx, dy = bx - ax, by - ay
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length))
+    return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
+
+
+def _box_segment(box: TextLine, ax: float, ay: float, bx: float, by: float) -> float:
+    """Distance in mm between a line's ink box and a segment (0 when they meet)."""
+    x0, top, x1, bottom = box.x0, box.top, box.x1, box.bottom
+    # the segment's part inside the box's slab (Liang-Barsky): any part inside means they meet
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - top), (dy, bottom - ay)):
+        if p == 0:
+            if q < 0:
+                break
+        else:
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+    else:
+        if t0 <= t1:
+            return 0.0
+    corners = ((x0, top), (x1, top), (x1, bottom), (x0, bottom))
+    ends = min(math.hypot(max(x0 - x, 0, x - x1), max(top - y, 0, y - bottom)) for x, y in ((ax, ay), (bx, by)))
+    return min([ends] + [_point_segment(cx, cy, ax, ay, bx, by) for cx, cy in corners])
+
+
+def _box_box(a: TextLine, b: TextLine) -> float:
+    return math.hypot(max(a.x0 - b.x1, b.x0 - a.x1, 0.0), max(a.top - b.bottom, b.top - a.bottom, 0.0))
+
+
+def _font_inks(reader: PdfReader) -> dict[int, dict[str, dict]]:
+    """Page number -> font name -> text -> ink box in em, for every readable embedded TrueType font."""
+    read: dict[int, dict] = {}
+    pages: dict[int, dict[str, dict]] = {}
+    for number, page in enumerate(reader.pages, 1):
+        fonts: dict[str, dict] = {}
+        for _, font in _page_fonts(page.get("/Resources")):
+            if id(font) not in read:
+                found = _glyph_ink(font)
+                read[id(font)] = (font, found[0] if found else {})
+            fonts[_base_name(font)] = read[id(font)][1]
+        pages[number] = fonts
+    return pages
+
+
+@dataclass(frozen=True)
+class Crowding:
+    """A text line closer than ``CLEARANCE_MM`` to a box edge or another text (see ``check_clearance``)."""
+
+    page: int
+    gap_mm: float
+    text: str  # the line's text
+    what: str  # "a rectangle edge", "a line edge", "a curve edge" or "the text '...'"
+    x_mm: float
+    top_mm: float
+
+    def __str__(self) -> str:
+        return f"{self.text[:30]!r} {max(self.gap_mm, 0):.1f} mm from {self.what} at ({self.x_mm:.0f}, {self.top_mm:.0f}) mm"
+
+
+def clearance_findings(pdf, reader: PdfReader, counts: list | None = None) -> list[Crowding]:
+    """Every text line of the file closer than ``CLEARANCE_MM`` to a box edge (the nearest one) or to
+    another text, as ``check_clearance`` defines them; ``counts`` gets the lines read per page."""
+    inks = _font_inks(reader)
+    out: list[Crowding] = []
+    for number, page in enumerate(pdf.pages, 1):
+        lines = _text_lines(page, inks.get(number, {}))
+        if counts is not None:
+            counts.append(len(lines))
+        segments = list(_segments(page))
+        for line in lines:
+            worst = None
+            middle = ((line.x0 + line.x1) / 2, (line.top + line.bottom) / 2)
+            for ax, ay, bx, by, half, kind, symbol, (sx0, sy0, sx1, sy1) in segments:
+                # quick reject: the segment's box is far from the line's box
+                if (min(ax, bx) - half > line.x1 + CLEARANCE_MM or max(ax, bx) + half < line.x0 - CLEARANCE_MM
+                        or min(ay, by) - half > line.bottom + CLEARANCE_MM or max(ay, by) + half < line.top - CLEARANCE_MM):
+                    continue
+                if symbol and not (sx0 <= middle[0] <= sx1 and sy0 <= middle[1] <= sy1):
+                    continue  # an icon the text labels, not a box around it
+                gap = _box_segment(line, ax, ay, bx, by) - half
+                if gap < CLEARANCE_MM - 0.005 and (worst is None or gap < worst[0]):
+                    worst = (gap, f"a {kind} edge")
+            if worst is not None:
+                out.append(Crowding(number, worst[0], line.text, worst[1], line.x0, line.top))
+        block = _blocks(lines)
+        for i, a in enumerate(lines):
+            for j in range(i + 1, len(lines)):
+                b = lines[j]
+                if block[i] == block[j]:
+                    continue
+                gap = _box_box(a, b)
+                if gap < CLEARANCE_MM - 0.005:
+                    out.append(Crowding(number, gap, a.text, f"the text {b.text[:30]!r}", a.x0, a.top))
+    return out
+
+
+def check_clearance(pdf, reader: PdfReader) -> CheckResult:
+    """No text line closer than ``CLEARANCE_MM`` to a box's edge or to another text.
+
+    What a player sees, read from the file:
+
+    - a *text line* is a run of upright characters on one baseline at one size, each following the
+      last by less than ``LINE_GAP_EM`` (wider gaps are two texts); its box is its glyphs' ink, read
+      from the embedded font (each glyph's bounding box), not the advance box, so a line of digits
+      is measured from its digits' tops and bottoms;
+    - a *box edge* is any side of a rectangle that is stroked or filled in a colour (not white), any
+      line, and any segment of a curve or polygon (outlines, arrows, circles as their polygons); a
+      small curve (an icon, at most ``SYMBOL_MAX_MM`` each way) is a box only to a text inside it
+      (a number in a coin), a text beside it being its label;
+      a stroke counts from its outer edge (half its width out). A text sitting in a table cell, a
+      tally box or on a coloured band is therefore measured to that cell's, box's or band's sides;
+    - *another text* is a text line of another paragraph: lines of one paragraph (baselines at most
+      ``BLOCK_PITCH_EM`` em of the larger size apart, overlapping across, so a heading leads its
+      paragraph) are set by the leading and not measured against each other.
+
+    Rotated text is not measured (no sheet sets body text at an angle).
+    """
+    problems = []
+    counted = 0
+    pages: dict[int, list[Crowding]] = {}
+    for found in clearance_findings(pdf, reader, counts := []):
+        pages.setdefault(found.page, []).append(found)
+    counted = sum(counts)
+    for number, found in sorted(pages.items()):
+        found.sort(key=lambda f: f.gap_mm)
+        problems.append(f"page {number}: {len(found)} text line(s) closer than {CLEARANCE_MM:g} mm to a box or another text, e.g. "
+                        + "; ".join(str(f) for f in found[:3]))
+    return CheckResult("clearance", not problems, "; ".join(problems[:3])
+                       or f"{counted} text line(s), each at least {CLEARANCE_MM:g} mm from every box edge and every other text")
+
+
+def check_line_ends(pdf) -> CheckResult:
+    """No text line starts with a separator (``·``, ``|``, ``/``, a dash) or closing punctuation, or
+    ends with opening punctuation, in any script: a break there strands the mark away from the
+    word it belongs to. A line is read as ``check_clearance`` reads it."""
+    problems = []
+    counted = 0
+    for number, page in enumerate(pdf.pages, 1):
+        for line in _text_lines(page, {}):
+            counted += 1
+            text = line.text
+            if text[0] in SEPARATORS or text[0] in CLOSING:
+                problems.append(f"page {number}: a line starts with {text[0]!r}: {text[:40]!r}")
+            elif text[-1] in OPENING:
+                problems.append(f"page {number}: a line ends with {text[-1]!r}: {text[-40:]!r}")
+    return CheckResult("line ends", not problems, "; ".join(problems[:4])
+                       or f"{counted} text line(s): none starts with a separator or closing mark, none ends with an opening one")
+
+
 def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader=None) -> list[CheckResult]:
     """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON), ``kind`` its kind.
 
@@ -621,6 +942,8 @@ def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader
         results.append(_pending(check_safe_zone(pdf, reader, params), kind))
         results.append(check_page_boxes(reader, params, pdf))
         results.append(check_visible_text(path, pdf))
+        results.append(_pending(check_clearance(pdf, reader), kind))
+        results.append(check_line_ends(pdf))
     except Exception as error:  # a file damaged in a way no check foresaw is a failed preflight, not a crash
         return [CheckResult("preflight", False, f"{type(error).__name__}: {error}")]
     return results

@@ -13,9 +13,9 @@ from printables.params.peas import POSTCARDS, SHEET_PAPERS
 
 @click.command(epilog=examples(
     'printables peas --back',
-    'printables peas --paper a4 --back',
     'printables peas --bleed 3 --back -o print-shop.pdf',
-    'printables peas --layout heart --postcard 4x6',
+    'printables peas --calibrate-duplex -o duplex-test.pdf',
+    'printables peas --paper a4 --back --back-offset 1.5,-2',
 ))
 @click.option("--layout", default="default", show_default=True,
               help="A preset (default, easy, pod, heart; any case) or a mask of rows of 'o' (pea) and '.' (none), e.g. ooo/o.o/ooo.")
@@ -33,15 +33,30 @@ from printables.params.peas import POSTCARDS, SHEET_PAPERS
 @click.option("--back", is_flag=True, help="Add a back page with the full rules, for double-sided printing (flip on long edge).")
 @click.option("--borderless", is_flag=True,
               help="Butt the cards to the paper's edge (4 x A6 on A4, the only sheet it changes): only for a printer that prints to the edge.")
+@click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+              help="Move the back pages X mm right and Y mm down (as you look at the back), from -10 to 10 each, "
+                   "to meet a printer that shifts the back side: read X and Y off --calibrate-duplex.")
+@click.option("--calibrate-duplex", is_flag=True,
+              help="Write a two-sided page that measures your printer's duplex shift (print it double-sided, "
+                   "flip on the long edge, hold it to the light) instead of cards.")
 @LANG_OPTION
 @click.option("-o", "--output", type=OUTPUT_PDF, default=None,
               help="PDF to write [default: output/peas/<parameters>.pdf].")
-def peas(layout, rows, cols, postcard, landscape, paper, bleed, pea_mm, back, borderless, lang, output) -> None:
+def peas(layout, rows, cols, postcard, landscape, paper, bleed, pea_mm, back, borderless, back_offset,
+         calibrate_duplex, lang, output) -> None:
     """Breakfast Shy postcards: the peas, a tally box, the rules and the measured difficulty."""
-    from printables.params.peas import PeaCard
+    from printables.params.peas import PeaCard, parse_back_offset
     from printables.sheets import write_sheet
 
+    offset = parse_back_offset(back_offset)
+    if calibrate_duplex:
+        from printables.params.peas import DuplexCalibration
+
+        path = write_sheet("duplex-calibration", DuplexCalibration(paper="a4" if paper == "none" else paper, lang=lang), output)
+        click.echo(str(path))
+        return
     card = PeaCard(layout=layout, rows=rows, cols=cols, postcard=postcard, landscape=landscape,
-                   paper=paper, bleed=float(bleed), pea_mm=pea_mm, back=back, borderless=borderless, lang=lang)
+                   paper=paper, bleed=float(bleed), pea_mm=pea_mm, back=back, borderless=borderless, lang=lang,
+                   back_offset=offset)
     path = write_sheet("peas", card, output)
     click.echo(str(path))

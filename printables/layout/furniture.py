@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from printables import __version__
 from printables.layout.language import active_lang, in_page_language
+from printables.linebreak import glue_words
 from printables.layout.primitives import Item, Line, Rect, Text, line_height_mm, text_width_mm, wrap
 from printables.rules.facts import GameFacts
 
@@ -14,6 +15,7 @@ RULER_CAPTION = "print at 100 % / actual size: this line must measure 100 mm"
 RULER_HEIGHT_MM = 9.0
 FOOTER_HEIGHT_MM = 5.0
 FURNITURE_HEIGHT_MM = RULER_HEIGHT_MM + FOOTER_HEIGHT_MM + 2.0
+RULER_TEXT_BELOW_MM = 3.5  # the ruler's words' baseline under its line: their tops keep 1.5 mm from it
 RULER_PT = 6.5  # the smallest text of a sheet: nothing is printed under 6 pt
 FOOTER_PT = 7.0
 
@@ -33,9 +35,9 @@ def calibration_ruler(x: float, y: float) -> tuple[Item, ...]:
     for mm in range(0, int(RULER_LENGTH_MM) + 1, 5):
         tick = 2.5 if mm % 10 == 0 else 1.2
         items.append(Line(x + mm, y, x + mm, y - tick, line_mm=0.2))
-    items.append(Text(x, y + 3.2, "0", size_pt=RULER_PT))
-    items.append(Text(x + RULER_LENGTH_MM, y + 3.2, "100 mm", size_pt=RULER_PT, anchor="end"))
-    items.append(Text(x + RULER_LENGTH_MM / 2, y + 3.2, RULER_CAPTION, size_pt=RULER_PT, anchor="middle"))
+    items.append(Text(x, y + RULER_TEXT_BELOW_MM, "0", size_pt=RULER_PT))
+    items.append(Text(x + RULER_LENGTH_MM, y + RULER_TEXT_BELOW_MM, "100 mm", size_pt=RULER_PT, anchor="end"))
+    items.append(Text(x + RULER_LENGTH_MM / 2, y + RULER_TEXT_BELOW_MM, RULER_CAPTION, size_pt=RULER_PT, anchor="middle"))
     return tuple(items)
 
 
@@ -64,7 +66,7 @@ def _broken(lang: str, paragraph: str, first_mm: float, width_mm: float, size_pt
     gives depend on nothing else (``lang`` is the language being drawn in).
     """
     lines: list[str] = []
-    for word in paragraph.split():
+    for word in glue_words(paragraph.split()):  # a lone '·' stays with the word before it
         if lines and text_width_mm(f"{lines[-1]} {word}", size_pt) <= (first_mm if len(lines) == 1 else width_mm):
             lines[-1] = f"{lines[-1]} {word}"
         else:

@@ -47,6 +47,7 @@ PIECE_FILL = 0.62
 RULES_SIZE_PT = 8.0  # body text of a sheet
 TEXT_PT = 8.0  # captions and the score table
 CUT_GREY = 0.45
+RULES_CLEAR_MM = 0.6  # the rules under the games keep 1.5 mm from the score tables and cut lines above
 CUT_DASH_MM = (3.0, 2.0)
 
 TITLE = "The Bitcoin Harvest"
@@ -165,7 +166,7 @@ def _rules_lines(sheet: HarvestSheet, width: float) -> list[str]:
 def _region_area(sheet: HarvestSheet) -> tuple[float, float, Box]:
     page_w, page_h = page_size_mm(sheet.paper, sheet.landscape)
     inner_w = page_w - 2 * PAGE_MARGIN_MM
-    rules_h = len(_rules_lines(sheet, inner_w)) * line_height_mm(RULES_SIZE_PT) + 2
+    rules_h = len(_rules_lines(sheet, inner_w)) * line_height_mm(RULES_SIZE_PT) + 2  # RULES_CLEAR_MM comes out of the 2 mm under them
     top = PAGE_MARGIN_MM
     bottom = page_h - PAGE_MARGIN_MM - furniture_height(inner_w, GAME_FACTS[KIND]) - rules_h
     return page_w, page_h, Box(PAGE_MARGIN_MM, top, inner_w, bottom - top)
@@ -488,7 +489,7 @@ def layout(sheet: HarvestSheet) -> Document:
     items: list[Item] = []
     for box in boxes:
         items += _region(sheet, box, cell)
-    rules_y = area.y + area.h + line_height_mm(RULES_SIZE_PT)
+    rules_y = area.y + area.h + line_height_mm(RULES_SIZE_PT) + RULES_CLEAR_MM
     for i, line in enumerate(_rules_lines(sheet, area.w)):
         items.append(Text(PAGE_MARGIN_MM, rules_y + i * line_height_mm(RULES_SIZE_PT), line, size_pt=RULES_SIZE_PT))
     description = (

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from printables.i18n import DEFAULT_LANG, Translated, require_lang
 from printables.i18n.fonts import width_mm
+from printables.linebreak import glue_words, is_leading_mark, is_trailing_mark
 
 if TYPE_CHECKING:
     from printables.i18n.books import Catalogue
@@ -96,10 +97,12 @@ def wrap_active(text: str, width: float, size_pt: float, font: str = "Helvetica"
 
 def break_lines(text: str, width_mm: float, measure) -> list[str]:
     """Greedy line breaking at spaces (Korean separates words with spaces too); a word wider than
-    the line is broken between characters (Hangul syllables may break anywhere)."""
+    the line is broken between characters (Hangul syllables may break anywhere). A word that starts
+    with a separator or closing mark stays with the word before it, one that ends with an opening
+    mark with the word after it (printables/linebreak.py)."""
     lines: list[str] = []
     current = ""
-    for word in text.split():
+    for word in glue_words(text.split()):
         candidate = f"{current} {word}" if current else word
         if measure(candidate) <= width_mm:
             current = candidate
@@ -107,7 +110,12 @@ def break_lines(text: str, width_mm: float, measure) -> list[str]:
         if current:
             lines.append(current)
         while measure(word) > width_mm and len(word) > 1:
-            cut = max(k for k in range(1, len(word)) if k == 1 or measure(word[:k]) <= width_mm)
+            # never leave a mark where a line may not start (a separator, a closing mark) or end,
+            # nor cut at a space a mark is glued over
+            allowed = [k for k in range(1, len(word)) if not (
+                word[k].isspace() or word[k - 1].isspace() or is_trailing_mark(word[k]) or is_leading_mark(word[k - 1]))]
+            fits = [k for k in allowed if measure(word[:k]) <= width_mm]
+            cut = max(fits) if fits else min(allowed, default=1)
             lines.append(word[:cut])
             word = word[cut:]
         current = word

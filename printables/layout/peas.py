@@ -79,7 +79,7 @@ COLUMN_MIN_MM = 40.0  # a column of rules narrower than this reads badly
 COLUMN_MAX_MM = 56.0
 TALLY_H_MM = 15.0
 TALLY_CAPTION = "tally each cross here"
-TALLY_CLEAR_MM = 1.0  # between the tally box's bottom and the top of the rules' first full-width line
+TALLY_CLEAR_MM = 1.6  # between the tally box's bottom and the top of the rules' first full-width line
 TALLY_W_MM = 46.0  # when the tally box sits under the peas
 SCORE_BOX_MM = 9.0
 SCALE_BAR_MM = 50.0
@@ -94,7 +94,8 @@ TITLE_PT = 17.0
 BACK_SIZES_PT = (7.5, 7.2, 7.0)  # the back's rules at the largest size that fits
 TRIM_SAFE_MM = 4.0  # text, peas and Peater keep at least this far inside the trim
 FINE_BASELINE_MM = 4.8  # the caption's baseline above the trim: its descenders stay 4 mm in
-BAR_GAP_MM = 2.2  # between the publisher's box and the scale bar's ticks under it
+BOX_CLEAR_MM = 1.0  # between the body's last line and the publisher's box: its descenders keep 1.5 mm
+BAR_GAP_MM = 2.2  # between the publisher's box and the scale bar under it: the caption beside the bar keeps 1.5 mm from the box
 BACK_COLUMN_MIN_MM = 55.0  # a card this wide per column gets two columns of rules on its back
 BLOCK_GAP_MM = 1.4  # between the paragraphs of the back
 PEATER_WORDS = ("smush no pea", "and make Peater proud!")
@@ -209,7 +210,7 @@ def _body(card: PeaCard, box: bool = True) -> tuple[float, float, float]:
     card_w, card_h = card.card_size_mm()
     foot, _ = _foot(card, box)
     top = BAND_MM + BODY_GAP_MM
-    bottom = card_h - STRIPE_MM - foot - 1.0
+    bottom = card_h - STRIPE_MM - foot - BOX_CLEAR_MM
     return card_w - 2 * SAFE_MM, top, bottom
 
 
@@ -300,7 +301,7 @@ def _band(card_w: float, bleed: float, title: str, subtitle: str) -> list[Item]:
     items: list[Item] = [
         Rect(-bleed, -bleed, card_w + 2 * bleed, BAND_MM + bleed, stroke=None, fill=BAND_RGB),
         Text(SAFE_MM, 9.2, title, size_pt=TITLE_PT, font="Helvetica-Bold", colour=WHITE),
-        Text(SAFE_MM, 13.0, subtitle, size_pt=6.5, font="Helvetica-Oblique", colour=PALE_TEXT),
+        Text(SAFE_MM, 12.8, subtitle, size_pt=6.5, font="Helvetica-Oblique", colour=PALE_TEXT),
     ]
     items += peater(card_w - SAFE_MM - 4.6, PEATER_CY_MM)
     if card_w >= PEATER_WORDS_MIN_CARD_MM:  # portrait cards have no room beside the title
@@ -372,7 +373,7 @@ def _tally(x: float, y: float, w: float) -> list[Item]:
     for i, line in enumerate(caption):
         items.append(Text(x + 2.0, y + first + i * 2.6, line, size_pt=6.0, colour=INK_GREY))
     items.append(Rect(box_x, box_y, SCORE_BOX_MM, SCORE_BOX_MM, stroke=DARK_GREEN, fill=WHITE, line_mm=0.3))
-    items.append(Text(box_x - 1.2, box_y + SCORE_BOX_MM - 0.6, "score", size_pt=6.0, anchor="end", colour=INK_GREY))
+    items.append(Text(box_x - 1.7, box_y + SCORE_BOX_MM - 0.6, "score", size_pt=6.0, anchor="end", colour=INK_GREY))
     return items
 
 
@@ -576,6 +577,7 @@ def parameters_json(card: PeaCard, plan: CardPlan, sheet: Imposition, mean: floa
             "pea_mm": plan.pea,
             "pitch_mm": plan.pitch,
             "back": card.back,
+            "back_offset_mm": list(card.back_offset),
             "borderless": card.borderless,
             "cards_per_page": sheet.count,
             "page_mm": [round(sheet.page_w, 3), round(sheet.page_h, 3)],
@@ -628,7 +630,9 @@ def layout(card: PeaCard) -> Document:
     pages = [_page(card, sheet, front(card, plan, mean), origins, card_w, card_h, page_ruler, "front")]
     if card.back:
         backs = mirror_for_duplex(sheet, origins, card_w, card_h)
-        pages.append(_page(card, sheet, back(card, mean), backs, card_w, card_h, page_ruler, "back: rules"))
+        page = _page(card, sheet, back(card, mean), backs, card_w, card_h, page_ruler, "back: rules")
+        dx, dy = card.back_offset  # the whole back moves to meet a printer that shifts the back side
+        pages.append(Page(page.width, page.height, translate(page.items, dx, dy)) if (dx, dy) != (0.0, 0.0) else page)
     name = card.layout_name() or "own"
     turn = "landscape" if card.landscape else "portrait"
     return Document(

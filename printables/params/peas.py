@@ -9,6 +9,7 @@ card on the page), and how the difficulty of a layout is measured.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,6 +52,32 @@ BAND_RGB = (0.36, 0.55, 0.2)
 ANALYSIS_POLICY = "lookahead"
 ANALYSIS_GAMES = 60
 ANALYSIS_SEED = 0
+
+
+# A home printer shifts the back of a duplex page by a few mm; an offset beyond this is a mistake.
+MAX_BACK_OFFSET_MM = 10.0
+
+
+def format_offset(offset) -> str:
+    """An offset as the user types it: ``1.5,-2``."""
+    return ",".join(f"{v:g}" for v in offset)
+
+
+def parse_back_offset(value) -> tuple[float, float]:
+    """The back offset (x, y) in mm from "X,Y" text or a pair of numbers, each within
+    ``MAX_BACK_OFFSET_MM``; anything else is a ParameterError naming the value."""
+    allowed = (f"use two numbers in mm, X,Y (right and down as you look at the back), each from "
+               f"{-MAX_BACK_OFFSET_MM:g} to {MAX_BACK_OFFSET_MM:g}, e.g. 1.5,-2")
+    parts = value.split(",") if isinstance(value, str) else value
+    try:
+        numbers = [float(p) for p in parts] if not isinstance(parts, (int, float)) else None
+    except (TypeError, ValueError):
+        numbers = None
+    if (numbers is None or len(numbers) != 2 or any(isinstance(p, bool) for p in parts)
+            or not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in numbers)):
+        shown = repr(value) if isinstance(value, str) else str(list(value) if isinstance(value, (list, tuple)) else value)
+        raise ParameterError(f"back offset {shown}: {allowed}")
+    return (numbers[0] + 0.0, numbers[1] + 0.0)  # -0.0 reads as 0
 
 
 def postcard_size_mm(postcard: str, landscape: bool) -> tuple[float, float]:
@@ -163,9 +190,16 @@ class PeaCard:
     back: bool = False
     borderless: bool = False  # a sheet whose cards reach the paper's edge (4 x A6 on A4)
     lang: str = "en"  # en, ko or tr: the language every text of the sheet is in
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm the back pages move (right, down as the back is seen)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lang", require_lang(self.lang))
+        object.__setattr__(self, "back_offset", parse_back_offset(self.back_offset))
+        if self.back_offset != (0.0, 0.0) and not self.back:
+            raise ParameterError(f"back offset {format_offset(self.back_offset)} mm: it moves the back pages; add the back (--back)")
+        if self.back_offset != (0.0, 0.0) and self.paper == "none":
+            raise ParameterError(f"back offset {format_offset(self.back_offset)} mm: only for a sheet of cards (paper a4 or letter); "
+                                 "a page the size of the card has no paper around it to move into")
         if not isinstance(self.layout, str):
             raise ParameterError(f"layout {self.layout!r}: give a preset name ({', '.join(peas.LAYOUTS)}) or a mask such as ooo/o.o/ooo")
         if self.layout.strip().lower() in peas.LAYOUTS:  # preset names in any case, kept in lower case
@@ -278,6 +312,8 @@ class PeaCard:
             parts.append(f"bleed{self.bleed:g}")
         if self.back:
             parts.append("back")
+        if self.back_offset != (0.0, 0.0):
+            parts.append(f"offset{format_offset(self.back_offset)}")
         if self.lang != "en":
             parts.append(self.lang)
         return "-".join(parts)
@@ -310,3 +346,25 @@ def expected_smushed(layout: peas.Layout, name: str | None) -> float:
 
     analysis = analyse_layout(layout, games=ANALYSIS_GAMES, seed=ANALYSIS_SEED, policy=ANALYSIS_POLICY)
     return round(analysis.mean, 2)
+
+
+CALIBRATION_PAPERS = ("a4", "letter")
+
+
+@dataclass(frozen=True)
+class DuplexCalibration:
+    """A two-sided test page that measures a printer's duplex shift (``printables peas --calibrate-duplex``)."""
+
+    paper: str = "a4"
+    lang: str = "en"  # the page's words are English only for now; the numbers read the same in any language
+
+    def __post_init__(self) -> None:
+        if self.paper not in CALIBRATION_PAPERS:
+            raise ParameterError(f"paper {self.paper!r}: use one of {', '.join(CALIBRATION_PAPERS)}")
+        if self.lang != "en":
+            raise ParameterError(f"lang {self.lang!r}: the duplex test page is in English only for now "
+                                 "(its scales read the same in any language); leave out --lang")
+
+    def file_stem(self) -> str:
+        """``duplex-calibration-a4``."""
+        return f"duplex-calibration-{self.paper}"

@@ -27,6 +27,94 @@ KINDS: dict[str, str] = {
 # Kinds whose job is long (CadQuery modelling, slicing): no preview on every change.
 LONG_KINDS = ("giuthi",)
 
+# The form in a maker's words: (kind, option name) -> (label, help). The flag stays on a small
+# second line for those who script it; an option missing here (a new one) shows its CLI name and
+# help, under "Advanced". None keeps the CLI's own help.
+WORDS: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("harvest", "grid"): ("Grid (columns × rows)", "Any rectangle, such as 10x10 or 8x12."),
+    ("harvest", "players"): ("Players", "2 to 12."),
+    ("harvest", "cell_mm"): ("Cell size (mm)", "At least 5 mm. Empty: as large as fits the page, up to 15 mm."),
+    ("harvest", "coins_per_turn"): ("Coins drawn each turn", "A variant; printed on the sheet."),
+    ("harvest", "opening_coins"): ("Coins the first player opens with", "A variant; printed on the sheet."),
+    ("harvest", "per_page"): ("Games per page", "For small grids."),
+    ("minefield", "size"): ("Board size (cells per side)", "At least 2."),
+    ("minefield", "cell_mm"): ("Cell size (mm)", "6 to 40 mm. Empty: as large as fits, up to 22 mm (a Go stone)."),
+    ("minefield", "per_page"): ("Boards per page", "For small boards."),
+    ("peas", "layout"): ("Layout", "A named layout (default, easy, pod, heart) or rows of o (a pea) and . (none), "
+                                   "separated by /, such as ooo/o.o/ooo."),
+    ("peas", "rows"): ("Rows of peas", "A full rectangle this many rows high, instead of the layout."),
+    ("peas", "cols"): ("Columns of peas", "A full rectangle this many columns wide, instead of the layout."),
+    ("peas", "postcard"): ("Card", None),
+    ("peas", "landscape"): ("Landscape card", "Turn the card sideways."),
+    ("peas", "paper"): ("Sheet", "Print as many cards as fit on A4 or Letter, with crop marks, or one card per page."),
+    ("peas", "bleed"): ("Bleed", "How far the card's colour runs past where it is cut."),
+    ("peas", "pea_mm"): ("Pea size (mm)", "10 to 20 mm (10 leaves room to write a digit). Empty: the largest up to 14 that fits."),
+    ("peas", "back"): ("Rules on the back", "Add a back page with the full rules, for double-sided printing (flip on the long edge)."),
+    ("peas", "borderless"): ("Print to the edge", "Butt the cards to the paper's edge (4 A6 cards on A4), for a printer that prints to the edge."),
+    ("patchwork", "part"): ("What to print", None),
+    ("patchwork", "cell_mm"): ("Square size (mm)", "For patches and quilts alike. Empty: the largest up to 20 mm "
+                                                   "for which the 9 × 9 quilt fits the page."),
+    ("patchwork", "leather"): ("Edition", "Which edition's leather-patch spaces the time track marks."),
+    ("patchwork", "ink"): ("Ink", None),
+    ("giuthi", "preset"): ("Start from", "A ready-made board; the fields below change it."),
+    ("giuthi", "size"): ("Size of one half (mm)", "Along the rows × across, hinge included, such as 160x145. "
+                                                  "The pits grow to fill it."),
+    ("giuthi", "pits"): ("Pits per row", "An even number, 6 to 10."),
+    ("giuthi", "seeds"): ("Seeds per pit", "At the start, 4 to 9; the pits and stores are sized to hold them all."),
+    ("giuthi", "pit_diameter"): ("Pit size along the row (mm)", "Empty: as large as the size allows."),
+    ("giuthi", "pit_length"): ("Pit size across the row (mm)", "The same as along the row for round pits."),
+    ("giuthi", "pit_depth"): ("Pit depth (mm)", ""),
+    ("giuthi", "thickness"): ("Board thickness (mm)", "From the print bed to the playing surface."),
+    ("giuthi", "wall"): ("Wall thickness (mm)", "At least 1.2 mm."),
+    ("giuthi", "screw"): ("Hinge screws", "The screws that join the two halves at the hinge."),
+    ("giuthi", "chamfer"): ("Bed-edge chamfer (mm)", "0 (none) or 0.2 to 0.5 mm, at 45 degrees."),
+    ("giuthi", "clearance"): ("Screw-hole clearance (mm)", "Added to the screw's diameter, 0.2 to 0.5 mm."),
+    ("giuthi", "seed_diameter"): ("Seed length (mm)", "6 to 20 mm; a seed is 0.7 of that wide."),
+    ("giuthi", "seed_height"): ("Seed height (mm)", ""),
+    ("giuthi", "slice_parts"): ("Slice for print time and filament",
+                                "Slice every part with PrusaSlicer (when installed) to put its time and "
+                                "filament on the print card. Adds about a minute."),
+    ("giuthi", "previews"): ("Pictures of the parts", "Draw a picture of each part, and of the board open and folded."),
+    ("giuthi", "show"): ("Only a sample game as text", "No files: a seeded sample game, to follow the rules."),
+    ("giuthi", "rules_only"): ("Only the rules sheet", "A PDF of the rules for this board, and nothing else."),
+    ("giuthi", "paper"): ("Paper", "For the rules sheet."),
+    ("giuthi", "lang"): ("Language", "Of the rules sheet and the print card."),
+    ("giuthi", "game_seed"): ("Sample game number", "Which sample game to show."),
+}
+# Words any kind shares.
+COMMON_WORDS: dict[str, tuple[str, str | None]] = {
+    "paper": ("Paper", ""),
+    "landscape": ("Landscape", "Turn the page sideways."),
+    "lang": ("Language", "Of every text on the sheet."),
+}
+# The few fields a first-time maker sets; the rest fold under "Advanced".
+BASIC: dict[str, tuple[str, ...]] = {
+    "harvest": ("grid", "players", "paper", "lang"),
+    "minefield": ("size", "paper", "lang"),
+    "peas": ("layout", "postcard", "paper", "lang"),
+    "patchwork": ("part", "paper", "ink", "lang"),
+    "giuthi": ("preset", "size", "pits", "seeds", "lang", "paper"),
+}
+# A choice in words: (option name, value) -> what the reader sees; any option when the name is "".
+CHOICE_WORDS: dict[tuple[str, str], str] = {
+    ("", "a4"): "A4 (210 × 297 mm)", ("", "letter"): "Letter (8.5 × 11 in)", ("", "a5"): "A5 (148 × 210 mm)",
+    ("lang", "en"): "English", ("lang", "ko"): "한국어 (Korean)", ("lang", "tr"): "Türkçe (Turkish)",
+    ("postcard", "a6"): "A6 card (148 × 105 mm)", ("postcard", "4x6"): "US 4 × 6 in card",
+    ("paper", "none"): "One card per page",
+    ("bleed", "0"): "None", ("bleed", "3"): "3 mm",
+    ("part", "patches"): "The patches", ("part", "quilts"): "The quilt boards", ("part", "track"): "The time track",
+    ("part", "extras"): "The extras", ("part", "all"): "Everything, in one PDF",
+    ("leather", "classic"): "Classic", ("leather", "revised"): "Revised",
+    ("ink", "full"): "Full colour", ("ink", "low"): "Low ink: outlines and symbols only",
+    ("screw", "no2"): "No. 2 × ½ in self-tapper (2.2 mm)", ("screw", "m2"): "M2", ("screw", "m2.5"): "M2.5",
+    ("screw", "m3"): "M3",
+}
+
+
+def choice_words(field: "Field", value: str) -> str:
+    """A choice as the reader knows it: ``a4`` -> ``A4 (210 × 297 mm)``, ``ko`` -> ``한국어 (Korean)``."""
+    return CHOICE_WORDS.get((field.name, value)) or CHOICE_WORDS.get(("", value)) or value
+
 
 def command_for(kind: str) -> click.Command:
     """The click command of a game, from the same module the CLI loads it from."""
@@ -49,12 +137,23 @@ class Field:
     metavar: str = ""  # what the CLI's --help shows as the value: INTEGER, NUMBER, TEXT
     implied: str = ""  # the parameter object's default when the CLI's is None (giuthi: "6", "36.0")
     suggestions: tuple[str, ...] = ()  # known values of a free-text option (preset names)
+    words: tuple[str, str | None] | None = None  # (label, help) in a maker's words, from WORDS
+    basic: bool = False  # shown first; the others fold under "Advanced"
 
     @property
     def label(self) -> str:
-        """A human name for the field: ``--coins-per-turn`` -> ``Coins per turn``."""
+        """A human name for the field: "Players", or from the flag ``--coins-per-turn`` -> ``Coins per turn``."""
+        if self.words:
+            return self.words[0]
         words = self.option.lstrip("-").replace("-", " ")
         return words[:1].upper() + words[1:]
+
+    @property
+    def plain_help(self) -> str:
+        """What the field does, in the maker's words (the CLI's help when there are none)."""
+        if self.words and self.words[1] is not None:
+            return self.words[1]
+        return self.help
 
     @property
     def default_text(self) -> str:
@@ -96,10 +195,14 @@ def fields_for(kind: str) -> tuple[Field, ...]:
         else:
             widget, off = "text", None
         choices = tuple(str(c) for c in param.type.choices) if isinstance(param.type, click.Choice) else ()
+        said = re.search(r"\[default: ([^\],;]+)", param.help or "")  # --size's 160x145 lives in its help
         fields.append(Field(
             name=param.name, option=_long_option(param), widget=widget, help=param.help or "",
             default=default, choices=choices, off_option=off, metavar=param.type.name.upper(),
-            implied=implied.get(param.name, ""), suggestions=_suggestions(kind, param),
+            implied=implied.get(param.name, "") or (said.group(1).strip() if said and default is None else ""),
+            suggestions=_suggestions(kind, param),
+            words=WORDS.get((kind, param.name)) or COMMON_WORDS.get(param.name),
+            basic=param.name in BASIC.get(kind, ()),
         ))
     return tuple(fields)
 
@@ -147,10 +250,10 @@ def form_args(kind: str, form: Mapping[str, str]) -> list[str]:
     for field in fields_for(kind):
         value = form.get(field.name)
         if field.widget == "flag":
-            if value is not None:
+            if value is not None and value != "off":
                 args.append(field.option)
         elif field.widget == "switch":
-            on = value is not None
+            on = value is not None and value != "off"  # a link says "off" for a box unticked
             if on != bool(field.default):
                 args.append(field.option if on else field.off_option)
         elif value is not None and value != "" and value != field.default_text:
@@ -201,3 +304,41 @@ def field_for_message(kind: str, message: str) -> str | None:
             if re.match(pattern, text, re.IGNORECASE) and len(words) > best_len:
                 best, best_len = field.name, len(words)
     return best
+
+
+def link_query(kind: str, form: Mapping[str, str]) -> dict[str, str]:
+    """The fields of a form that differ from their defaults, as a page link holds them: the same
+    arguments as ``form_args`` (a box that differs from its default is ``on`` or ``off``)."""
+    query = {}
+    for field in fields_for(kind):
+        value = form.get(field.name)
+        if field.widget in ("flag", "switch"):
+            on = value is not None and value != "off"
+            if on != bool(field.default):
+                query[field.name] = "on" if on else "off"
+        elif value is not None and value != "" and value != field.default_text:
+            query[field.name] = value
+    return query
+
+
+def is_model_arg(kind: str, arg: str) -> bool:
+    """Whether a command-line argument changes the model (``--size=…``, ``--preset=…``), not only
+    what else is made of it (``--no-slice``, ``--lang=ko``): the board preview needs only these."""
+    module = importlib.import_module(f"printables.cli.{kind}")
+    names = {f"--{name.replace('_', '-')}" for name in getattr(module, "OPTION_FIELDS", {})} | {"--preset"}
+    return arg.split("=", 1)[0] in names
+
+
+def form_from_link(kind: str, query: Mapping[str, str]) -> dict[str, str]:
+    """The form a page link stands for (the inverse of ``link_query``): the fields it names, and
+    every box ticked or not as the link says, else as its default."""
+    form = {}
+    for field in fields_for(kind):
+        value = query.get(field.name)
+        if field.widget in ("flag", "switch"):
+            on = bool(field.default) if value is None else value != "off"
+            if on:
+                form[field.name] = "on"
+        elif value is not None:
+            form[field.name] = value
+    return form

@@ -68,6 +68,7 @@ class Job:
     process: subprocess.Popen | None = None
     cancel_requested: bool = False
     form: dict[str, str] | None = None  # the submitted form, to show it again when refused
+    started: float | None = None  # when its worker started (it may wait its turn first)
 
     @property
     def is_finished(self) -> bool:
@@ -82,11 +83,19 @@ class Job:
             return []
         return [line.removeprefix("… ") for line in text.splitlines() if line.startswith("… ")]
 
+    def where(self) -> dict:
+        """Step n of m, its name and the time left (printables/serve/progress.py)."""
+        from printables.serve import progress
+
+        elapsed = time.monotonic() - self.started if self.started is not None else 0.0
+        return progress.where(progress.plan(self.kind, self.args), self.progress(), elapsed)
+
     def file_path(self, relative: str) -> Path | None:
         """The absolute path of a file this job produced, or None when it is not one of them."""
         if not self.result:
             return None
         offered = set(self.result.get("files", [])) | set(self.result.get("previews", []))
+        offered |= {self.result["zip"]} if self.result.get("zip") else set()
         if relative not in offered:
             return None
         path = (self.folder / relative).resolve()
@@ -192,6 +201,7 @@ class Jobs:
                 self._finish(job, "cancelled")
                 return
             job.state = "running"
+            job.started = time.monotonic()
             # This thread starts the worker and waits for it: the worker's parent-death signal
             # fires when this thread ends (printables/lifeline.py), and the lifeline's write
             # end stays open here until then.

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import quote
 
-from printables.serve.forms import KINDS, LONG_KINDS, Field, fields_for
+from printables.serve import forms
+from printables.serve.forms import KINDS, LONG_KINDS, Field, choice_words, fields_for
 
 STL_VIEW_MAX_BYTES = 60_000_000  # larger STLs are offered for download only
 
@@ -26,6 +27,7 @@ def page(title: str, body: str, *, refresh: bool = False) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)} · printables</title>
 <link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 </head><body>
 <header><a class="home" href="/">printables</a> <nav>{links}</nav></header>
 <main>{body}</main>
@@ -47,82 +49,131 @@ def index_page() -> str:
     return page("Customizer", body)
 
 
+PRESET_WORDS = {
+    "giuthi-default": "The default board (160 × 145 mm halves)",
+    "giuthi-compact": "Compact (153 × 118 mm halves, deeper pits)",
+    "giuthi-2x8": "Eight pits a row (180 × 125 mm halves)",
+    "giuthi-9seeds": "Nine seeds a pit (160 × 145 mm halves)",
+    "giuthi-ko": "The default board, rules and card in Korean",
+    "giuthi-travel": "Travel (130 × 75 mm halves)",
+}
+
+
+def _described(field: Field) -> str:
+    return f'aria-describedby="help-{escape(field.name)} error-{escape(field.name)}"'
+
+
 def _input(field: Field, value: str | None) -> str:
-    fid = f"f-{field.name}"
-    described = f'aria-describedby="help-{field.name} error-{field.name}"'
+    fid = f"f-{escape(field.name)}"
+    described = _described(field)
+    default = f' data-default="{escape(field.default_text)}"'
+    if field.suggestions:  # a preset: one of the known names, in a drop-down
+        chosen = field.default_text if value is None else value
+        names = list(field.suggestions) + ([chosen] if chosen and chosen not in field.suggestions else [])
+        options = f'<option value=""{"" if chosen else " selected"}>None: the default board</option>' + "".join(
+            f'<option value="{escape(n)}"{" selected" if n == chosen else ""}>{escape(PRESET_WORDS.get(n, n))}</option>'
+            for n in names)
+        return f'<select id="{fid}" name="{escape(field.name)}"{default} {described}>{options}</select>'
     if field.widget == "choice":
         chosen = value if value is not None else field.default_text
-        options = "".join(f'<option value="{escape(c)}"{" selected" if c == chosen else ""}>{escape(c)}</option>'
+        options = "".join(f'<option value="{escape(c)}"{" selected" if c == chosen else ""}>{escape(choice_words(field, c))}</option>'
                           for c in field.choices)
         if field.default is None:  # the CLI's default depends on other options (a preset): leave it to the CLI
-            options = f'<option value=""{"" if chosen else " selected"}>(default)</option>' + options
-        return f'<select id="{fid}" name="{escape(field.name)}" {described}>{options}</select>'
+            implied = f": {choice_words(field, field.implied)}" if field.implied else ""
+            options = f'<option value=""{"" if chosen else " selected"}>Default{escape(implied)}</option>' + options
+        return f'<select id="{fid}" name="{escape(field.name)}"{default} {described}>{options}</select>'
     if field.widget in ("flag", "switch"):
-        checked = bool(field.default) if value is None else value != "\0off"
+        checked = bool(field.default) if value is None else value not in ("\0off", "off")
         return (f'<input id="{fid}" type="checkbox" name="{escape(field.name)}" value="on"'
-                f'{" checked" if checked else ""} {described}>')
+                f' data-default="{"on" if field.default else "off"}"{" checked" if checked else ""} {described}>')
     shown = field.default_text if value is None else value
     mode = {"INTEGER": ' inputmode="numeric"', "NUMBER": ' inputmode="decimal"'}.get(field.metavar, "")
-    hint = f"{field.implied} (default)" if field.implied else "default"
-    placeholder = "" if field.default_text else f' placeholder="{escape(hint)}"'
-    datalist, listed = "", ""
-    if field.suggestions:
-        listed = f' list="list-{escape(field.name)}"'
-        datalist = (f'<datalist id="list-{escape(field.name)}">'
-                    + "".join(f'<option value="{escape(s)}">' for s in field.suggestions) + "</datalist>")
-    return (f'<input id="{fid}" type="text" name="{escape(field.name)}" value="{escape(shown)}"{mode}'
-            f'{placeholder}{listed} autocomplete="off" spellcheck="false" {described}>{datalist}')
+    placeholder = f' placeholder="{escape(field.implied)}"' if field.implied and not field.default_text else ""
+    return (f'<input id="{fid}" type="text" name="{escape(field.name)}" value="{escape(shown)}"{mode}{default}'
+            f'{placeholder} autocomplete="off" spellcheck="false" {described}>')
 
 
 def _field_html(field: Field, value: str | None, error: str) -> str:
     option = field.option if field.widget != "switch" else f"{field.option}/{field.off_option}"
+    metavar = "" if field.widget in ("flag", "switch", "choice") or field.suggestions else f" {field.metavar}"
+    name = escape(field.name)
+    reset = (f'<button type="button" class="reset" data-reset="{name}" '
+             f'aria-label="{escape(field.label)}: back to the default" title="Back to the default">Reset</button>')
+    text = f'<label for="f-{name}">{escape(field.label)}</label>'
+    if field.widget in ("flag", "switch"):
+        control = f'<div class="control check">{_input(field, value)}{text}{reset}</div>'
+    else:
+        control = f'{text}<div class="control">{_input(field, value)}{reset}</div>'
     default = ""
-    if field.default_text and "default" not in field.help:
-        default = f" [default: {escape(field.default_text)}]"
-    elif field.implied and "default" not in field.help:
-        default = f" [default: {escape(field.implied)}, or the preset's]"
-    if field.suggestions:
-        default += f" Presets: {escape(', '.join(field.suggestions))}."
-    metavar = "" if field.widget in ("flag", "switch", "choice") else f" {field.metavar}"
+    if field.implied and field.widget == "text":
+        default = f" Default: {escape(field.implied)}."
     return (
-        f'<div class="field{" bad" if error else ""}" id="field-{escape(field.name)}" data-widget="{field.widget}">'
-        f'<label for="f-{escape(field.name)}">{escape(field.label)} <code>{escape(option)}{escape(metavar)}</code></label>'
-        f"{_input(field, value)}"
-        f'<p class="help" id="help-{escape(field.name)}">{escape(field.help)}{default}</p>'
-        f'<p class="error" id="error-{escape(field.name)}" role="alert">{escape(error)}</p>'
+        f'<div class="field{" bad" if error else ""}" id="field-{name}" data-widget="{field.widget}">'
+        f"{control}"
+        f'<p class="help" id="help-{name}">{escape(field.plain_help)}{default} '
+        f'<code class="flag">{escape(option)}{escape(metavar)}</code></p>'
+        f'<p class="error" id="error-{name}" role="alert">{escape(error)}</p>'
         "</div>"
     )
 
 
+def form_values(kind: str, query: Mapping[str, str]) -> dict[str, str]:
+    """The form's values from a page link (``/giuthi?size=200x140&slice_parts=off``): every field it
+    names, a box as ticked or not."""
+    known = {f.name: f for f in fields_for(kind)}
+    return {name: value for name, value in query.items() if name in known}
+
+
 def kind_page(kind: str, values: Mapping[str, str] | None = None, errors: Mapping[str, str] | None = None,
               form_error: str = "") -> str:
-    """The form for one game (with the values and errors of a refused submit, without JavaScript)."""
+    """The form for one game (with the values of a link, or of a refused submit without JavaScript)."""
     values = values or {}
     errors = errors or {}
     checkboxes_sent = values.get("_submitted") is not None
-    fields = []
-    for field in fields_for(kind):
+    basic, advanced = [], []
+    order = forms.BASIC.get(kind, ())
+    for field in sorted(fields_for(kind), key=lambda f: order.index(f.name) if f.basic else 0):
         value = values.get(field.name)
         if field.widget in ("flag", "switch") and checkboxes_sent and value is None:
             value = "\0off"  # an unticked box is absent from a submitted form
-        fields.append(_field_html(field, value, errors.get(field.name, "")))
-    live = "0" if kind in LONG_KINDS else "1"
-    note = ("Modelling and checking a board takes a minute or more; progress shows below and Cancel stops it."
-            if kind in LONG_KINDS else "The preview follows your changes.")
+        (basic if field.basic else advanced).append(_field_html(field, value, errors.get(field.name, "")))
+    open_advanced = " open" if any(f.name in errors or f.name in values for f in fields_for(kind) if not f.basic) else ""
+    long = kind in LONG_KINDS
+    live = "0" if long else "1"
+    make = "Make print files" if long else "Make and check"
+    if long:
+        view = ('<div class="viewer board-preview" id="board-preview"><canvas class="stl-view" id="preview-canvas" '
+                'width="640" height="420" aria-label="3D preview of the board, open"></canvas>'
+                '<p class="hint" id="preview-status" aria-live="polite">Drawing the board…</p>'
+                '<p class="estimate" id="estimate"></p>'
+                '<p class="warning over" id="over-budget" role="alert" hidden></p></div>')
+        note = ("The preview is coarse and quick; Make print files models the exact parts, slices them and "
+                "checks every file (a minute or more).")
+    else:
+        view = ""
+        note = "The preview follows your changes."
     body = f"""
-<h1>{escape(KINDS[kind])} <code>printables {escape(kind)}</code></h1>
+<h1>{escape(KINDS[kind])}</h1>
 <div class="columns">
 <form id="form" method="post" action="/{escape(kind)}" data-kind="{escape(kind)}" data-live="{live}" novalidate>
 <input type="hidden" name="_submitted" value="1">
-{"".join(fields)}
+{"".join(basic)}
+<details class="advanced" id="advanced"{open_advanced}><summary>Advanced</summary>
+{"".join(advanced)}
+</details>
 <p class="error form-error" id="form-error" role="alert">{escape(form_error)}</p>
-<div class="buttons"><button type="submit" id="make">Make and check</button>
-<button type="button" id="cancel" hidden>Cancel</button></div>
-<p class="note">{escape(note)} Files go to a folder of their own for this request.</p>
+<p class="note">{escape(note)} Files go to a folder of their own for this request. The page's address
+holds these settings: bookmark or share it to make the same files again.</p>
 </form>
-<section id="result" data-state="idle" aria-live="polite"><p class="status" id="status">Nothing made yet.</p>
-<ol class="progress" id="progress"></ol><div id="output"></div></section>
-</div>"""
+<div class="view">{view}<div id="output"></div></div>
+</div>
+<section id="result" class="actions" data-state="idle" aria-live="polite">
+<div class="buttons"><button type="submit" id="make" form="form">{make}</button>
+<button type="button" id="cancel" hidden>Cancel</button></div>
+<div class="state"><p class="status" id="status">Nothing made yet.</p>
+<p class="step" id="step"></p><progress id="bar" max="1" value="0" hidden></progress>
+<ol class="progress" id="progress"></ol></div>
+</section>"""
     return page(KINDS[kind], body)
 
 
@@ -150,8 +201,8 @@ def checks_table(checks: list[dict]) -> str:
         f'<td class="verdict">{"ok" if c["ok"] else "FAIL"}</td><td>{escape(c["detail"])}</td></tr>'
         for c in checks
     )
-    return (f'<table class="checks"><thead><tr><th>file</th><th>check</th><th></th><th>found</th></tr></thead>'
-            f"<tbody>{rows}</tbody></table>")
+    return (f'<div class="table-wrap"><table class="checks"><thead><tr><th>file</th><th>check</th><th></th>'
+            f"<th>found</th></tr></thead><tbody>{rows}</tbody></table></div>")
 
 
 def _preview_order(relative: str) -> tuple[int, str]:
@@ -174,20 +225,28 @@ def result_html(job) -> str:
     failed = [c for c in checks if not c["ok"]]
     parts = []
     if failed:
-        parts.append(f'<p class="verdict fail" id="verdict">{len(failed)} of {len(checks)} checks failed.</p>')
+        shown = "; ".join(f'{c["file"]}: {c["name"]} ({c["detail"]})' for c in failed[:3])
+        more = f"; and {len(failed) - 3} more" if len(failed) > 3 else ""
+        parts.append(f'<p class="verdict fail" id="verdict">Not ready to print: {len(failed)} of {len(checks)} '
+                     f'checks failed. {escape(shown)}{escape(more)}.</p>')
     elif checks:
-        parts.append(f'<p class="verdict ok" id="verdict">All {len(checks)} checks passed.</p>')
+        parts.append(f'<p class="verdict ok" id="verdict">Ready to print: {len(checks)} checks passed.</p>')
     if result.get("message"):
         parts.append(f'<p class="warning">{escape(result["message"])}</p>')
     if not result.get("files") and result.get("stdout"):
         parts.append(f'<pre class="stdout">{escape(result["stdout"])}</pre>')
-    stls = [f for f in result.get("files", []) if f.endswith(".stl")
-            and (job.folder / f).stat().st_size <= STL_VIEW_MAX_BYTES]
+    files = result.get("files", [])
+    if result.get("zip"):
+        zipped = result["zip"]
+        parts.append(f'<p class="zip"><a class="zip" href="{escape(file_url(job.id, zipped))}" '
+                     f'download="{escape(Path(zipped).name)}">Download all {len(files)} files (zip, '
+                     f'{_size(job.folder / zipped)})</a></p>')
+    stls = [f for f in files if f.endswith(".stl") and (job.folder / f).stat().st_size <= STL_VIEW_MAX_BYTES]
     if stls:
         buttons = "".join(f'<button type="button" data-stl="{escape(file_url(job.id, f))}">{escape(Path(f).stem)}</button>'
                           for f in stls)
         parts.append(f'<div class="viewer"><canvas class="stl-view" width="640" height="420" '
-                     f'data-stl="{escape(file_url(job.id, stls[0]))}"></canvas>'
+                     f'data-stl="{escape(file_url(job.id, stls[0]))}" aria-label="3D view of a part"></canvas>'
                      f'<div class="stl-buttons">{buttons}</div><p class="hint">Drag to turn, wheel to zoom.</p></div>')
     previews = sorted(result.get("previews", []), key=_preview_order)
     if previews:
@@ -196,16 +255,16 @@ def result_html(job) -> str:
             f'src="{escape(file_url(job.id, p))}" alt="{escape(Path(p).name)}"></a>'
             f"<figcaption>{escape(Path(p).name)}</figcaption></figure>" for p in previews)
         parts.append(f'<div class="previews">{figures}</div>')
-    files = result.get("files", [])
     if files:
         links = "".join(
             f'<li><a class="download" href="{escape(file_url(job.id, f))}" download="{escape(Path(f).name)}">'
             f"{escape(Path(f).name)}</a> <span class=\"size\">{_size(job.folder / f)}</span></li>" for f in files)
         parts.append(f'<h2>Files</h2><ul class="files">{links}</ul>')
     command = shlex.join(["printables", job.kind, *result.get("args", [])])
-    parts.append(f'<p class="command">Same as <code>{escape(command)}</code></p>')
+    parts.append(f'<p class="command">The same from the command line: <code>{escape(command)}</code></p>')
     if checks:
-        parts.append(f"<h2>Checks</h2>{checks_table(checks)}")
+        parts.append(f'<details class="all-checks" id="checks"{" open" if failed else ""}><summary>Every check '
+                     f'({len(checks)})</summary>{checks_table(checks)}</details>')
     return "".join(parts)
 
 

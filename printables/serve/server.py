@@ -36,6 +36,7 @@ from urllib.parse import parse_qsl, quote, unquote, urlsplit
 from printables.serve import forms, pages
 from printables.serve.folders import make_root, sweep_stale
 from printables.serve.jobs import Busy, Jobs
+from printables.serve.preview import Previews
 
 STATIC = Path(__file__).resolve().parent / "static"
 LOCAL_HOST_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
@@ -53,6 +54,8 @@ NO_SCRIPT_WAIT_S = 10.0  # a form posted without JavaScript waits this long for 
 SOCKET_TIMEOUT_S = 30  # a client that sends nothing for this long is dropped
 JOB_PATH = re.compile(r"/jobs/([0-9a-f]{16})(/.*)?")
 API_JOB_PATH = re.compile(r"/api/jobs/([0-9a-f]{16})")
+PREVIEW_STL_PATH = re.compile(r"/api/preview/giuthi/([0-9a-f]{20})\.stl")
+PREVIEW_FOLDER = "_preview"  # under the jobs' root: the board previews' STLs
 
 
 def is_loopback(address: str) -> bool:
@@ -130,6 +133,7 @@ class CustomizerServer(ThreadingHTTPServer):
     def __init__(self, host: str, port: int, jobs: Jobs, *, allow_remote: bool = False):
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.jobs = jobs
+        self.previews = Previews(jobs.root / PREVIEW_FOLDER)
         self.allow_remote = allow_remote
         self.host_names = LOCAL_HOST_NAMES | {host.lower().strip("[]")}
         self.max_connections = MAX_CONNECTIONS
@@ -360,8 +364,23 @@ class Handler(BaseHTTPRequestHandler):
             return
         if path == "/":
             self.send(HTTPStatus.OK, pages.index_page())
+        elif path == "/favicon.ico":
+            self.static("favicon.svg")
         elif path.lstrip("/") in forms.KINDS:
-            self.send(HTTPStatus.OK, pages.kind_page(path.lstrip("/")))
+            kind = path.lstrip("/")
+            if kind in forms.LONG_KINDS:
+                self.server.previews.warm()  # CadQuery imported before the first preview is asked for
+            self.send(HTTPStatus.OK, pages.kind_page(kind, pages.form_values(kind, self.query())))
+        elif path == "/api/preview/giuthi":
+            self.board_preview(self.query())
+        elif path == "/api/preview/giuthi/fits":
+            self.board_preview(self.query(), fits=True)
+        elif match := PREVIEW_STL_PATH.fullmatch(path):
+            stl = self.server.previews.stl_path(match.group(1))
+            if stl is None:
+                self.not_found("no such preview")
+            else:
+                self.send_file(stl, download=False)
         elif path.startswith("/static/"):
             self.static(path.removeprefix("/static/"))
         elif match := API_JOB_PATH.fullmatch(path):
@@ -427,7 +446,35 @@ class Handler(BaseHTTPRequestHandler):
             return None
         return data.decode("utf-8", errors="replace")
 
+    def query(self) -> dict[str, str]:
+        """The request's query string as a form (a page link's settings)."""
+        try:
+            return dict(parse_qsl(urlsplit(self.path).query, keep_blank_values=True))
+        except ValueError:
+            return {}
+
     # -- handlers ---------------------------------------------------------------------------------
+    def board_preview(self, link: dict[str, str], fits: bool = False) -> None:
+        """GET /api/preview/giuthi?<link>: the board's coarse model (its STL's address) and print cost;
+        /api/preview/giuthi/fits?<link>: the preset that fits the budget, for one over it."""
+        errors = forms.field_errors("giuthi", link)
+        if errors:
+            self.send_json(HTTPStatus.BAD_REQUEST, {"field_errors": errors})
+            return
+        form = forms.form_from_link("giuthi", link)
+        args = [a for a in forms.form_args("giuthi", form) if forms.is_model_arg("giuthi", a)]
+        if fits:
+            self.send_json(HTTPStatus.OK, self.server.previews.fits(args))
+            return
+        answer = dict(self.server.previews.board(args))
+        if "error" in answer:
+            field = forms.field_for_message("giuthi", answer["error"])
+            answer["field_errors"] = {field: answer["error"]} if field else {}
+            self.send_json(HTTPStatus.BAD_REQUEST, answer)
+            return
+        answer["stl"] = f"/api/preview/giuthi/{answer['key']}.stl"
+        self.send_json(HTTPStatus.OK, answer)
+
     def static(self, name: str) -> None:
         """A file of the static folder, and nothing outside it."""
         try:  # a name the file system cannot take (a NUL, too long) is just not there
@@ -476,6 +523,8 @@ class Handler(BaseHTTPRequestHandler):
     def status_of(self, job) -> dict:
         """What the page's script needs to know of a job: state, progress, results and field errors."""
         data = {"job": job.id, "state": job.state, "progress": job.progress(), "finished": job.is_finished}
+        if job.state == "running":
+            data["where"] = job.where()
         if job.is_finished:
             data["html"] = pages.result_html(job)
             if job.state == "refused":
@@ -545,6 +594,7 @@ def stop(server: CustomizerServer, remove_files: bool = True) -> None:
     """Stop serving, stop every job and (by default) delete the jobs' folders."""
     server.shutdown()
     server.jobs.shutdown()
+    server.previews.close()
     server.server_close()
     if remove_files:
         shutil.rmtree(server.jobs.root, ignore_errors=True)

@@ -27,6 +27,8 @@ from printables.serve.job_files import JOB_FILE, MAX_FILE_ENV, RESULT_FILE
 
 OUTPUT = Path("output")  # relative to the job folder: the CLI's own default
 PREVIEWS = Path("previews")
+ZIPS = Path("zip")
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say: no clock in the bytes
 PREVIEW_DPI = 60
 
 
@@ -117,6 +119,40 @@ def pdf_previews(pdfs: list[Path], into: Path) -> list[Path]:
     return made
 
 
+def zip_name(files: list[Path]) -> str:
+    """The set's zip, named after its parameters: the Giuthi manifest's name, else the first file's."""
+    named = next((p for p in files if p.suffix == ".json" and p.name.startswith("giuthi-board-")), files[0])
+    return f"{named.stem}.zip"
+
+
+def zip_bytes(files: list[Path], top: str) -> bytes:
+    """The files in one zip under the folder ``top``, with the same bytes for the same files: sorted
+    names, a fixed date and permissions, and the same compression every time."""
+    import zipfile
+
+    root = files[0].parent
+    for path in files:
+        while not path.is_relative_to(root):
+            root = root.parent
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
+            info = zipfile.ZipInfo(f"{top}/{path.relative_to(root).as_posix()}", date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3  # Unix, wherever the zip is made
+            archive.writestr(info, path.read_bytes(), compresslevel=9)
+    return buffer.getvalue()
+
+
+def write_zip(files: list[Path], into: Path) -> Path:
+    """Write the set's zip into ``into`` (atomically) and return its path."""
+    from printables.fileio import write_atomic
+
+    name = zip_name(files)
+    return write_atomic(into / name, zip_bytes(files, name.removesuffix(".zip")))
+
+
 def run(job_folder: Path) -> dict:
     """Do the job in ``job_folder`` and return the result record (also written to result.json)."""
     job = json.loads((job_folder / JOB_FILE).read_text(encoding="utf-8"))
@@ -133,6 +169,9 @@ def run(job_folder: Path) -> dict:
         pdfs = [p for p in files if p.suffix == ".pdf"]
         pngs = pdf_previews(pdfs, job_folder / PREVIEWS) + [p for p in files if p.suffix == ".png"]
         result["previews"] = [str(p.relative_to(job_folder)) for p in pngs]
+        if len(files) > 1:
+            say("packing the zip")
+            result["zip"] = str(write_zip(files, job_folder / ZIPS).relative_to(job_folder))
     _write_json(job_folder / RESULT_FILE, result)
     return result
 

@@ -123,6 +123,18 @@ window.StlViewer = (function () {
         last = [e.clientX, e.clientY];
         this.draw();
       });
+      if (!this.canvas.hasAttribute("tabindex")) this.canvas.tabIndex = 0; // turn it from the keyboard too
+      this.canvas.addEventListener("keydown", (e) => {
+        const turns = { ArrowLeft: [-0.15, 0], ArrowRight: [0.15, 0], ArrowUp: [0, -0.15], ArrowDown: [0, 0.15] };
+        if (turns[e.key]) {
+          this.azimuth += turns[e.key][0];
+          this.elevation = Math.max(-1.55, Math.min(1.55, this.elevation + turns[e.key][1]));
+        } else if (e.key === "+" || e.key === "=") this.zoom = Math.min(8, this.zoom * 1.1);
+        else if (e.key === "-") this.zoom = Math.max(0.2, this.zoom / 1.1);
+        else return;
+        e.preventDefault();
+        this.draw();
+      });
       this.canvas.addEventListener("wheel", (e) => {
         e.preventDefault();
         this.zoom = Math.max(0.2, Math.min(8, this.zoom * (e.deltaY < 0 ? 1.1 : 1 / 1.1)));
@@ -191,5 +203,5 @@ window.StlViewer = (function () {
     }
   }
 
-  return { attachAll, parseStl };
+  return { attachAll, parseStl, Viewer };
 })();
