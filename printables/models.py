@@ -9,6 +9,7 @@ cadquery is imported only here, inside the build functions.
 from __future__ import annotations
 
 import contextlib
+import math
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -427,8 +428,64 @@ def _build_giuthi_in(board: GiuthiBoardParams, out_dir: Path, slice_parts: bool,
     return written
 
 
+IN_PLAY_SIZE_PX = (1200, 800)
+IN_PLAY_VIEW_DEG = (-70.0, 40.0)  # azimuth, elevation: from South's side, low enough to see into the cups
+
+
+def _cup_surface(c, top: float, x: float, y: float) -> tuple[float, tuple[float, float, float]]:
+    """Height and upward normal of a cup's inside at (x, y): its flat floor, or the quarter circle
+    of ``c.radius`` rising from the floor's edge (a stadium inset by the radius) to the wall."""
+    half = max(0.0, (c.length - c.width) / 2)  # the floor is the points within ``flat`` of this segment
+    flat = c.width / 2 - c.radius
+    dy = y - c.cy - min(half, max(-half, y - c.cy))
+    dx = x - c.cx
+    out = math.hypot(dx, dy) - flat
+    floor = top - c.depth
+    if out <= 0:
+        return floor, (0.0, 0.0, 1.0)
+    out = min(out, 0.95 * c.radius)  # never up onto the vertical wall
+    rise = math.sqrt(c.radius ** 2 - out ** 2)
+    ux, uy = dx / math.hypot(dx, dy), dy / math.hypot(dx, dy)
+    return floor + c.radius - rise, (-out * ux, -out * uy, rise)
+
+
+def in_play_parts(board: GiuthiBoardParams, left, right) -> list:
+    """The board open on the table as a game starts: both halves (meshes as printed) and
+    ``seeds_per_pit`` beans of the seed model's size in every pit, lying on the cup's floor or,
+    in a bowl with little floor, tilted up its rounded wall."""
+    from printables.layout.giuthi_board import half_layout
+    from printables.params.giuthi_seeds import seed_width_mm
+    from printables.render.preview import SEED_RGB, PreviewPart, bean_mesh, beans_in_cup, resting_on
+
+    seeds = seed_params_for(board)
+    width = seed_width_mm(seeds)
+    bean = bean_mesh(seeds.seed_diameter_mm, width, seeds.seed_height_mm)
+    parts = []
+    for side, half in (("left", left), ("right", right)):
+        parts.append(PreviewPart(half))
+        lay = half_layout(board, side)
+        top = lay.outline.z1
+        for pit in lay.pits:
+            for placed in beans_in_cup(pit.cx, pit.cy, top - pit.depth, board.seeds_per_pit, seeds.seed_diameter_mm,
+                                       turn=pit.index, bean_width_mm=width):
+                z, normal = _cup_surface(pit, top, placed[0, 3], placed[1, 3])
+                if normal != (0.0, 0.0, 1.0):
+                    placed = resting_on(placed, z, normal)
+                parts.append(PreviewPart(bean, placed, SEED_RGB))
+    return parts
+
+
+def render_in_play(board: GiuthiBoardParams, left, right, out_path: Path) -> Path:
+    """The picture of the board in play (``in_play_parts``) as a PNG at ``out_path``."""
+    from printables.render.preview import render_parts
+
+    return render_parts(in_play_parts(board, left, right), out_path, size_px=IN_PLAY_SIZE_PX,
+                        view_deg=IN_PLAY_VIEW_DEG)
+
+
 def render_previews(board: GiuthiBoardParams, out_dir: Path, stls: list[Path]) -> list[Path]:
-    """PNG previews: each part as printed, and the board open flat and folded shut."""
+    """PNG previews: each part as printed, the board open flat and folded shut, and the board in
+    play (open, the beans in the pits as a game starts)."""
     import trimesh
 
     from printables.layout.giuthi_board import half_layout
@@ -457,6 +514,7 @@ def render_previews(board: GiuthiBoardParams, out_dir: Path, stls: list[Path]) -
         lay = half_layout(board, "right")
         folded = rotation_about_axis((lay.axis_x, 0.0, lay.axis_z), (0.0, 1.0, 0.0), 180.0)
         return [render_parts([PreviewPart(left), PreviewPart(right)], out_dir / f"{stem}-open.png"),
-                render_parts([PreviewPart(left), PreviewPart(right, folded)], out_dir / f"{stem}-folded.png")]
+                render_parts([PreviewPart(left), PreviewPart(right, folded)], out_dir / f"{stem}-folded.png"),
+                render_in_play(board, left, right, out_dir / f"{stem}-in-play.png")]
 
     return written + _shared(("previews", board, _digest(left_stl), _digest(right_stl)), out_dir, open_and_folded)

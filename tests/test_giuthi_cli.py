@@ -190,7 +190,7 @@ def test_the_whole_set_is_written_and_every_file_passes_its_checks(tmp_path, mon
     stem = manifest[len("giuthi-board-"):-len(".json")]
     expected = {f"giuthi-board-left-{stem}.stl", f"giuthi-board-right-{stem}.stl", f"giuthi-board-left-{stem}.step",
                 "giuthi-print-settings.pdf", "giuthi-rules.pdf", "dremel-3d45-giuthi.ini", f"giuthi-board-{stem}-open.png",
-                f"giuthi-board-{stem}-folded.png"}
+                f"giuthi-board-{stem}-folded.png", f"giuthi-board-{stem}-in-play.png"}
     assert expected <= names
     assert any(n.startswith("giuthi-seeds-12-") and n.endswith(".stl") for n in names)
     data = json.loads((out / manifest).read_text())
@@ -278,11 +278,32 @@ def test_lid_text_takes_24_latin_or_hangul_characters_and_refuses_more(tmp_path)
     assert not out.exists()
     result = invoke("giuthi", "--text", "Гиути", "-o", str(out))
     assert_one_line_error(result, "cannot be printed on the lid; use Latin letters, Hangul")
+    # Hangul fillers draw nothing (the build once stopped on them with an internal error).
+    for blank in ("\u3164", "\u115f", "\u1160"):
+        result = invoke("giuthi", "--text", f"김{blank}철", "-o", str(out))
+        assert_one_line_error(result, "cannot be printed on the lid; use Latin letters, Hangul")
+        assert not out.exists()
     # Another lid is another board: its files are named apart from the default's.
     from printables.models import model_params
 
     named = model_params("giuthi-board", {"lid_text": "Wanjiru"}, "giuthi").part_name("right")
     assert named.startswith("giuthi-board-right-2x6-4seeds-") and named != "giuthi-board-right-2x6-4seeds"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", ["김철수와 이영희의 기우티 판, 둘이서 즐겁게", "W" * 24])
+def test_a_24_character_lid_line_builds_a_set_whose_halves_are_closed_solids(tmp_path, monkeypatch, text):
+    # The Hangul line once meshed with 4 open edges (an edge node rounded two ways in the weld);
+    # 24 W ran past the fold at the smallest letters. Both now make sets that pass every check.
+    assert len(text) == 24
+    out = tmp_path / "set"
+    result = invoke("giuthi", "--no-slice", "--no-previews", "--text", text, "-o", str(out))
+    assert result.exit_code == 0, result.output
+    monkeypatch.setattr("printables.check.dispatch._slices", lambda stls: [])
+    results = [r for path in expand(out) for r in check_file(path)]
+    assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
+    solids = [r for r in results if r.name in ("left: solid", "right: solid")]
+    assert len(solids) == 2 and all("1 closed solid" in r.detail for r in solids)
 
 
 def test_pit_shape_oval_keeps_troughs_and_round_refuses_them():

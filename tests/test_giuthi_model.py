@@ -295,6 +295,74 @@ def test_lid_lines_sit_under_the_borders_with_a_wall_between_letters():
     assert layout.half_layout(p, "left").lid == ()  # the lid is the turning half's underside
 
 
+def _widest_lid_characters() -> dict[str, str]:
+    """The widest character the lid accepts, as each lid font sets it (a line with Hangul in it
+    is set in the Hangul face, its Latin letters too where the face has them)."""
+    from printables.params.giuthi_board import validate_lid_text
+
+    accepted = []
+    for o in list(range(0x21, 0x250)) + list(range(0x1100, 0x1200)) + list(range(0x3130, 0x3190)) + list(range(0xAC00, 0xD7A4)):
+        try:
+            validate_lid_text(chr(o))
+        except ParameterError:
+            continue
+        accepted.append(chr(o))
+    latin = [ch for ch in accepted if not layout.is_hangul(ch)]
+    return {
+        "latin": max(latin, key=lambda ch: layout._line_mm(ch, 10, layout.LID_FONTS["latin"])),
+        "hangul": max(accepted, key=lambda ch: layout._line_mm(ch, 10, layout.LID_FONTS["hangul"])),
+    }
+
+
+@pytest.mark.parametrize("face", ["latin", "hangul"])
+def test_24_of_the_widest_letters_fit_the_lid_on_two_lines_a_wall_apart(face):
+    #   y = row margin ----------------------- (cups above)
+    #              [ WWWWWWWWWWWW ]   first half, higher
+    #              [ WWWWWWWWWWWW ]   second half, a letter band and a wall lower
+    #   y = 0      -----------------------  South's edge
+    # On one line 24 wide letters needed under 4 mm; set at 4.5 they ran 132 mm, past the fold.
+    widest = _widest_lid_characters()[face]
+    text = widest * 24 if face == "latin" or layout.is_hangul(widest) else "김" + widest * 23
+    p = GiuthiBoardParams(lid_text=text)
+    lines = layout.lid_lines(p)[1:]
+    x0, x1 = p.seam_gap_mm / 2 + p.hinge_zone_mm, abs(layout.groove_x(p, "right")) - p.band_groove_mm
+    assert "".join(line.text for line in lines) == text
+    assert len(lines) == 2 and lines[0].y > lines[1].y
+    band = layout._band_em(text, lines[0].font) * lines[0].size
+    assert lines[0].y - lines[1].y >= band + layout.LID_TRACK_MM - 1e-6
+    assert (lines[0].y - lines[1].y) + band <= p.row_margin_mm - 2 * layout.LID_CLEAR_MM + 1e-6
+    assert (lines[0].y + lines[1].y) / 2 == pytest.approx(p.row_margin_mm / 2)
+    for line in lines:
+        assert line.size >= layout.LID_MIN_MM
+        assert x0 - 1e-6 <= line.x - line.width / 2 and line.x + line.width / 2 <= x1 + 1e-6
+        assert all(step >= layout.LID_TRACK_MM for step in np.diff(line.offsets))
+
+
+def test_a_latin_letter_the_hangul_face_lacks_is_set_in_the_latin_face_with_its_width():
+    # NanumGothic has no 'Ǆ' or 'Å': the CAD kernel drew them from a system font, 13.5 mm wide
+    # at 10 mm where the line left 9.4 (the .notdef's advance), running into the next letter.
+    from printables import fonts
+
+    (line,) = layout.lid_lines(GiuthiBoardParams(lid_text="김 ǄÅ"))[1:]
+    assert line.font == "NanumGothicBold"
+    assert [line.font_of(i) for i in range(4)] == ["NanumGothicBold", "NanumGothicBold", "NotoSans-Bold", "NotoSans-Bold"]
+    step = line.offsets[3] - line.offsets[2]
+    assert step == pytest.approx(fonts.text_width_mm("Ǆ", line.size / fonts.PT_TO_MM, "NotoSans-Bold") + layout.LID_TRACK_MM,
+                                 abs=1e-3)
+    assert layout.lid_lines(GiuthiBoardParams(lid_text="김철수"))[1].fonts == ()  # one face: none listed
+
+
+def test_a_long_line_breaks_at_a_space_into_even_lines_and_a_short_one_stays_whole():
+    lines = layout.lid_lines(GiuthiBoardParams(lid_text="Wanjiru Kamau Mwangi Njeri"[:24]))[1:]
+    assert [line.text for line in lines] == ["Wanjiru Kamau Mwangi Nje"]  # 5.8 mm on one line beats two
+    lines = layout.lid_lines(GiuthiBoardParams(lid_text="Wanjiru & Kamau, 2026"))[1:]
+    assert [line.text for line in lines] == ["Wanjiru & Kamau, 2026"]
+    lines = layout.lid_lines(GiuthiBoardParams(lid_text="김철수와 이영희의 기우티 판, 둘이서 즐겁게"))[1:]
+    assert [line.text for line in lines] == ["김철수와 이영희의", "기우티 판, 둘이서 즐겁게"]
+    lines = layout.lid_lines(GiuthiBoardParams(lid_text="W" * 24))[1:]
+    assert [line.text for line in lines] == ["W" * 12, "W" * 12]
+
+
 @pytest.mark.parametrize("screw", sorted(SCREWS))
 def test_knuckles_are_sized_to_the_screw(screw):
     # Plastic above the clearance bore's teardrop tip (the thinnest place round it), and the
@@ -691,6 +759,24 @@ def test_manifest_name_for_a_half():
     from pathlib import Path
 
     assert check.manifest_for(Path("o/giuthi-board-left-2x6-4seeds.stl")) == Path("o/giuthi-board-2x6-4seeds.json")
+
+
+def test_the_weld_joins_an_edge_node_that_two_faces_round_apart():
+    # Two faces' copies of one edge node, as OCCT gave them for a Hangul lid line: the same point
+    # to 7e-15 mm, on a half-micrometre that rounds to two grid points. Two triangles sharing
+    # the edge (0)-(1) must share both its vertices, or the STL has open edges.
+    #   a = 13.8046425 ...  b = 13.8046425000000007     c      d
+    export = pytest.importorskip("printables.cad.export")
+    a, a_again = (13.8046425, 8.66837512044271, 0.6), (13.804642500000007, 8.66837512044271, 0.6)
+    b, c, d = (14.698152, 8.689958, 0.6), (14.0, 9.5, 0.6), (14.0, 7.5, 0.6)
+    points = np.array([a, b, c, b, a_again, d])
+    vertices, faces = export.weld(points, np.array([[0, 1, 2], [3, 4, 5]]))
+    assert len(vertices) == 4
+    edges = [tuple(sorted((f[i], f[(i + 1) % 3]))) for f in faces for i in range(3)]
+    assert sum(edges.count(e) == 2 for e in set(edges)) == 1  # the shared edge, once from each face
+    # A point a whole micrometre away stays a point of its own.
+    apart = np.array([a, b, c, b, (13.8046445, 8.66837512044271, 0.6), d])
+    assert len(export.weld(apart, np.array([[0, 1, 2], [3, 4, 5]]))[0]) == 5
 
 
 # -- the cadquery build (slow) --------------------------------------------------------------------

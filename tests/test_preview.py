@@ -161,3 +161,54 @@ def test_a_broken_z_buffer_fails_the_brute_force_comparison(monkeypatch):
     monkeypatch.setattr(preview, "_rasterise", farthest)
     with pytest.raises(AssertionError):
         test_each_pixel_shows_the_nearest_triangle_over_its_centre((-60.0, 35.0))
+
+
+def test_the_in_play_picture_lays_the_starting_beans_on_every_pits_floor(tmp_path):
+    # The set's in-play preview and docs/giuthi_in_play.py draw through one function. Slabs stand
+    # in for the halves here: what is tested is where the beans go and that they show.
+    from printables.layout.giuthi_board import half_layout
+    from printables.models import in_play_parts, render_in_play
+    from printables.params.giuthi_board import GiuthiBoardParams
+
+    board = GiuthiBoardParams()
+    halves = {}
+    for side in ("left", "right"):
+        o = half_layout(board, side).outline
+        slab = trimesh.creation.box((o.x1 - o.x0, o.y1 - o.y0, board.thickness_mm - board.pit_depth_mm))
+        slab.apply_translation(((o.x0 + o.x1) / 2, (o.y0 + o.y1) / 2, (board.thickness_mm - board.pit_depth_mm) / 2))
+        halves[side] = slab
+    parts = in_play_parts(board, halves["left"], halves["right"])
+    beans = [part for part in parts if part.colour == SEED_RGB]
+    assert [part.mesh for part in parts if part.colour != SEED_RGB] == [halves["left"], halves["right"]]
+    assert len(beans) == 2 * board.pits_per_row * board.seeds_per_pit
+    floor = board.thickness_mm - board.pit_depth_mm
+    pits = [pit for side in ("left", "right") for pit in half_layout(board, side).pits]
+    for bean in beans:
+        x, y, z = bean.transform[:3, 3]
+        assert z == pytest.approx(floor)
+        # each bean lies within a bean's length of a pit's centre, inside the cup
+        assert min(np.hypot(x - pit.cx, y - pit.cy) for pit in pits) < pits[0].width / 2
+    picture = Image.open(render_in_play(board, halves["left"], halves["right"], tmp_path / "in-play.png"))
+    assert picture.size == (1200, 800)
+    reds = np.array(picture.convert("RGB"))
+    seed_like = (reds[..., 0] > reds[..., 1] + 60) & (reds[..., 0] > reds[..., 2] + 60)
+    assert seed_like.sum() > 1000  # the beans are drawn, in their colour
+
+
+def test_beans_in_a_bowl_with_little_floor_lie_tilted_up_its_wall_not_buried_in_it():
+    # The travel board's cups are bowls (25.5 mm across, rounded by 11.5 mm): a ring of beans
+    # 5.6 mm out from the centre lies on the rounded wall, lifted to it and tilted with it.
+    from printables.layout.giuthi_board import Cavity
+    from printables.models import _cup_surface
+
+    bowl = Cavity("pit", 0, 0.0, 0.0, 25.5, 26.9, 11.5)
+    top = 12.7
+    assert _cup_surface(bowl, top, 0.0, 0.0) == (top - 11.5, (0.0, 0.0, 1.0))
+    z, normal = _cup_surface(bowl, top, 5.6, 0.0)
+    out = 5.6 - (25.5 / 2 - 11.5)  # past the flat floor's edge
+    assert z == pytest.approx(top - 11.5 + 11.5 - np.sqrt(11.5 ** 2 - out ** 2))
+    assert normal[0] < 0 and normal[1] == 0 and normal[2] > 0  # leaning in, toward the centre
+    placed = preview.resting_on(np.eye(4), z, normal)
+    up = placed[:3, 2]
+    assert np.allclose(up, np.asarray(normal) / np.linalg.norm(normal))
+    assert placed[2, 3] == pytest.approx(z)

@@ -269,13 +269,21 @@ def test_the_form_works_from_the_keyboard_with_visible_focus_and_resets(server, 
     browser.get(server.url + "minefield")
     wait_for(lambda: browser.find_element("id", "result").get_attribute("data-state") == "done", 60,
              what="the preview")
+    from selenium.common.exceptions import ElementClickInterceptedException
+
     field = browser.find_element("id", "f-size")
-    # a phone scrolls to it (again while the page still grows: its pictures load above the field)
-    wait_for(lambda: browser.execute_script(
-        "arguments[0].scrollIntoView({block: 'center'}); const r = arguments[0].getBoundingClientRect();"
-        "return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === arguments[0]", field),
-        10, what="the size field in view")
-    field.click()
+
+    def scrolled_to_and_clicked() -> bool:
+        # a phone scrolls to it, again while the page still grows (its pictures load above the
+        # field and can slide it under the Make bar between the scroll and the tap)
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        try:
+            field.click()
+        except ElementClickInterceptedException:
+            return False
+        return True
+
+    wait_for(scrolled_to_and_clicked, 10, what="the size field in view and tapped")
     outline = browser.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"  # focus is visible
     field.send_keys(Keys.CONTROL, "a")

@@ -18,6 +18,9 @@ from OCP.BRep import BRep_Tool
 from OCP.BRepMesh import BRepMesh_IncrementalMesh
 from OCP.TopAbs import TopAbs_Orientation
 from OCP.TopLoc import TopLoc_Location
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+from scipy.spatial import cKDTree
 
 from printables.cad.workplane import Workplane
 from printables.fileio import write_atomic
@@ -29,6 +32,26 @@ STEP_TIMESTAMP = "2000-01-01T00:00:00"  # STEP headers carry the export time; fi
 STEP_ZERO_BELOW = 1e-12
 _STEP_NUMBER = re.compile(r"(?<![\w.#'])-?\d+\.\d*E-(\d+)")
 _STEP_EXPONENT = re.compile(r"E-(\d+)")  # every negative exponent of the text (a fast search)
+
+
+def _join_neighbours(keys: np.ndarray) -> np.ndarray:
+    """For sorted, distinct grid points (n, 3), the index of the point each is welded to.
+
+    Grid points at most one step apart in every coordinate are one node rounded two ways; each
+    group of such neighbours goes to its first (lowest) point, whatever order the faces came in.
+    """
+    target = np.arange(len(keys))
+    if len(keys) < 2:
+        return target
+    pairs = cKDTree(keys.astype(np.float64)).query_pairs(1.0, p=np.inf, output_type="ndarray")
+    if len(pairs):
+        graph = coo_matrix((np.ones(len(pairs), dtype=np.int8), (pairs[:, 0], pairs[:, 1])),
+                           shape=(len(keys), len(keys)))
+        _, label = connected_components(graph, directed=False)
+        first = np.full(label.max() + 1, len(keys))
+        np.minimum.at(first, label, target)
+        target = first[label]
+    return target
 
 
 def mesh_arrays(shape: cq.Shape, tolerance_mm: float, angular_tolerance_rad: float) -> tuple[np.ndarray, np.ndarray]:
@@ -53,12 +76,19 @@ def mesh_arrays(shape: cq.Shape, tolerance_mm: float, angular_tolerance_rad: flo
         if face.wrapped.Orientation() == TopAbs_Orientation.TopAbs_REVERSED:
             block = block[:, [0, 2, 1]]
         blocks.append(block + (offset - 1))
-    raw = np.asarray(points, dtype=np.float64)
-    keys = np.round(raw / WELD_MM).astype(np.int64)
-    welded, inverse = np.unique(keys, axis=0, return_inverse=True)
-    faces = inverse.reshape(-1)[np.concatenate(blocks) if blocks else np.zeros((0, 3), dtype=np.int64)]
+    triangles = np.concatenate(blocks) if blocks else np.zeros((0, 3), dtype=np.int64)
+    return weld(np.asarray(points, dtype=np.float64).reshape(-1, 3), triangles)
+
+
+def weld(points: np.ndarray, triangles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points (n, 3) and triangles indexing them (m, 3) as a welded mesh: one vertex per node,
+    on a ``WELD_MM`` grid, and the triangles left with three distinct vertices."""
+    keys = np.round(points / WELD_MM).astype(np.int64)
+    grid, inverse = np.unique(keys, axis=0, return_inverse=True)
+    kept, renumber = np.unique(_join_neighbours(grid), return_inverse=True)
+    faces = renumber[inverse.reshape(-1)][triangles]
     keep = (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
-    return welded * WELD_MM, faces[keep]
+    return grid[kept] * WELD_MM, faces[keep]
 
 
 def stl_bytes(vertices: np.ndarray, faces: np.ndarray, header: bytes) -> bytes:

@@ -190,14 +190,14 @@ def _lid(lay: HalfLayout) -> list[cq.Shape]:
 
     cutters = []
     for line in lay.lid:
-        path = str(fonts.font_file(fonts.face_of(line.font)))
         place = cq.Location(cq.Vector(line.x, line.y, 0))
         # Letter by letter at the layout's pen positions (its spacing keeps plastic between the
         # letters), up from below the bed to the letters' roofs, the line centred on its place;
         # each letter's solids a tool of their own.
-        for ch, pen in zip(line.text, line.offsets):
+        for i, (ch, pen) in enumerate(zip(line.text, line.offsets)):
             if ch.isspace():
                 continue
+            path = str(fonts.font_file(fonts.face_of(line.font_of(i))))
             letter = (Workplane("XY", origin=(pen - line.width / 2, 0, -ABOVE_MM))
                       .text(ch, line.size, LID_DEPTH_MM + ABOVE_MM, fontPath=path, halign="left",
                             valign="center", combine=False).val())

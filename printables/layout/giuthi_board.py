@@ -117,6 +117,12 @@ class LidLine:
     font: str  # a printables.fonts name
     width: float  # mm, from the font's advances and the spacing added between letters
     offsets: tuple[float, ...] = ()  # each character's pen position from the line's left end, mm
+    # each character's font where it is not ``font``'s: a Latin letter the Hangul face lacks
+    fonts: tuple[str, ...] = ()
+
+    def font_of(self, i: int) -> str:
+        """The font of the line's ``i``-th character."""
+        return self.fonts[i] if self.fonts else self.font
 
 
 @dataclass(frozen=True)
@@ -263,17 +269,98 @@ def hinge_knuckles(p: GiuthiBoardParams) -> tuple[Knuckle, ...]:
     return tuple(sorted(out, key=lambda k: k.y0))
 
 
+def _letter_fonts(text: str, font: str) -> tuple[str, ...]:
+    """Each character's font: ``font``, or Latin's for a character ``font`` has no glyph for (a
+    Hangul line's accented Latin letter; the CAD kernel would otherwise draw it from whatever
+    system font it finds, wider than the line leaves room for)."""
+    from printables import fonts
+
+    return tuple(font if fonts.has_glyph(ch, font) or ch.isspace() else LID_FONTS["latin"] for ch in text)
+
+
+def _letter_band_em(font: str) -> float:
+    """Height of the band every letter of ``font`` keeps within, in ems: its glyphs' lowest to
+    highest point (the font's head table), whatever the text."""
+    from fontTools.ttLib import TTFont
+
+    from printables import fonts
+
+    with TTFont(str(fonts.font_file(fonts.face_of(font))), lazy=True) as face:
+        head = face["head"]
+        return (head.yMax - head.yMin) / head.unitsPerEm
+
+
+def _band_em(text: str, font: str) -> float:
+    return max(_letter_band_em(f) for f in set(_letter_fonts(text, font)))
+
+
+def _line_mm(text: str, size: float, font: str) -> float:
+    """Length of ``text`` set at letter height ``size`` with the spacing between its letters."""
+    from printables import fonts
+
+    return (sum(fonts.text_width_mm(ch, size / fonts.PT_TO_MM, f) for ch, f in zip(text, _letter_fonts(text, font)))
+            + LID_TRACK_MM * (len(text) - 1))
+
+
+def _fitted_mm(text: str, size: float, font: str, room: float) -> float:
+    """The letter height at which ``text`` with its spacing is ``room`` long, if under ``size``."""
+    track = LID_TRACK_MM * (len(text) - 1)
+    width = _line_mm(text, size, font)
+    return size if width <= room else size * (room - track) / (width - track)
+
+
+def _two_lines(text: str, font: str, room: float, tallest: float) -> tuple[float, tuple[str, str]]:
+    """The owner's line set as two: the letter height and the two parts, broken at the space that
+    gives the tallest letters, or between any two characters when no space gives ``LID_MIN_MM``.
+
+    The lines are a letter band plus a wall apart (``_letter_band_em``), so no letter of the first
+    comes within ``LID_TRACK_MM`` of one of the second.
+    """
+    band = _band_em(text, font)
+    high = (tallest - LID_TRACK_MM) / (2 * band)  # two bands and a wall within the border
+    best, key = (0.0, ("", text)), (0.0, -math.inf)
+    for spaces_only in (True, False):
+        for i in range(1, len(text)):
+            if spaces_only and text[i] != " ":
+                continue
+            parts = (text[:i].rstrip(), text[i:].lstrip()) if spaces_only else (text[:i], text[i:])
+            if not all(parts) or parts[0].endswith(" ") or parts[1].startswith(" "):
+                continue
+            size = min(_fitted_mm(part, high, font, room) for part in parts)
+            # the tallest letters; of equally tall, the most even lines
+            longer = max(_line_mm(part, high, font) for part in parts)
+            if (math.floor(size * 1000), -longer) > key:
+                best, key = (size, parts), (math.floor(size * 1000), -longer)
+        if best[0] >= LID_MIN_MM:
+            break
+    return best
+
+
+def _lid_line(text: str, size: float, font: str, cx: float, y: float) -> LidLine:
+    from printables import fonts
+
+    size = math.floor(size * 1000) / 1000  # down, so the line stays within the room
+    faces = _letter_fonts(text, font)
+    offsets, pen = [], 0.0
+    for ch, face in zip(text, faces):
+        offsets.append(round(pen, 4))
+        pen += fonts.text_width_mm(ch, size / fonts.PT_TO_MM, face) + LID_TRACK_MM
+    return LidLine(text, cx, round(y, 6), size, font, round(pen - LID_TRACK_MM, 3), tuple(offsets),
+                   faces if set(faces) != {font} else ())
+
+
 def lid_lines(p: GiuthiBoardParams) -> tuple[LidLine, ...]:
     """The lid's words on the turning half's underside: "Giuthi" under North's border, the owner's
     line under South's, each between the fold and the band groove.
 
     Under the borders the board is solid from bed to playing surface: under a cup the letters
     would thin its floor. A line is set at most as tall as its border less a wall each side, and
-    smaller (not below ``LID_MIN_MM``) when it is too long for the room. Written mirrored in x on
-    the bed face, so it reads the right way up on the closed board seen from South's edge; Hangul
-    takes NanumGothic, Latin Noto Sans.
+    smaller when it is too long for the room. The owner's line is set as two lines when that gives
+    taller letters (a long line: 24 wide letters on one line would be under 4 mm); never below
+    ``LID_MIN_MM``. Written mirrored in x on the bed face, so it reads the right way up on the
+    closed board seen from South's edge; Hangul takes NanumGothic, Latin Noto Sans.
     """
-    from printables import fonts
+    from printables.errors import ParameterError
 
     x0, x1 = p.seam_gap_mm / 2 + p.hinge_zone_mm, abs(groove_x(p, "right")) - p.band_groove_mm
     cx = round((x0 + x1) / 2, 6)
@@ -285,18 +372,18 @@ def lid_lines(p: GiuthiBoardParams) -> tuple[LidLine, ...]:
         if not text:
             continue
         font = LID_FONTS["hangul" if any(is_hangul(ch) for ch in text) else "latin"]
-        size = min(size, tallest)
-        track = LID_TRACK_MM * (len(text) - 1)
-        width = fonts.text_width_mm(text, size / fonts.PT_TO_MM, font) + track
-        if width > room:
-            size = max(LID_MIN_MM, size * (room - track) / (width - track))
-        size = math.floor(size * 1000) / 1000  # down, so the line stays within the room
-        offsets, pen = [], 0.0
-        for ch in text:
-            offsets.append(round(pen, 4))
-            pen += fonts.text_width_mm(ch, size / fonts.PT_TO_MM, font) + LID_TRACK_MM
-        width = pen - LID_TRACK_MM
-        out.append(LidLine(text, cx, round(y, 6), size, font, round(width, 3), tuple(offsets)))
+        one = _fitted_mm(text, min(size, tallest), font, room)
+        two, parts = _two_lines(text, font, room, tallest) if text != LID_TITLE and len(text) > 1 else (0.0, ())
+        if max(one, two) < LID_MIN_MM:
+            raise ParameterError(
+                f"lid text {text!r} would be set in letters under {LID_MIN_MM:g} mm, too small to print;"
+                " use a shorter line")
+        if one >= two:
+            out.append(_lid_line(text, one, font, cx, y))
+        else:
+            pitch = _band_em(text, font) * two + LID_TRACK_MM
+            out += [_lid_line(parts[0], two, font, cx, y + pitch / 2),
+                    _lid_line(parts[1], two, font, cx, y - pitch / 2)]
     return tuple(out)
 
 

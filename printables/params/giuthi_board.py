@@ -253,10 +253,16 @@ def is_hangul(ch: str) -> bool:
     return 0xAC00 <= o <= 0xD7A3 or 0x1100 <= o <= 0x11FF or 0x3130 <= o <= 0x318F
 
 
+# Hangul that draws nothing: the fillers (U+115F, U+1160, U+3164) and the two unassigned code
+# points of the compatibility jamo block; a letter with no outline would leave nothing to cut.
+_BLANK_HANGUL = frozenset((0x115F, 0x1160, 0x3164, 0x3130, 0x318F))
+
+
 def _is_lid_char(ch: str) -> bool:
     # Latin letters (with their accents), digits, spaces and the common punctuation; or Hangul.
     o = ord(ch)
-    return (0x20 <= o <= 0x7E or 0xC0 <= o <= 0x24F and o not in (0xD7, 0xF7)) or is_hangul(ch)
+    return (0x20 <= o <= 0x7E or 0xC0 <= o <= 0x24F and o not in (0xD7, 0xF7)) or (
+        is_hangul(ch) and o not in _BLANK_HANGUL)
 
 
 def validate_lid_text(text: Any) -> None:

@@ -34,6 +34,7 @@ _BATCH_SAMPLES = 65_536  # pixel tests per vectorised batch: small arrays, reuse
 _AWAY = 1e30  # px: where an edge that misses a row is put (a finite number: x + 0 is x)
 _FAR = 2**31 - 1  # the depth part of a key no sample reaches (a finite depth's is at most 2**31 - 2**23)
 PAD = 4  # px of background drawn around the parts (at least 1: the silhouette's outline)
+BEAN_ROOM = 1.15  # a ring of beans side by side: this much of its length per bean's width
 
 
 @dataclass(frozen=True)
@@ -252,11 +253,13 @@ def bean_mesh(length_mm: float, width_mm: float, height_mm: float, subdivisions:
     return trimesh.Trimesh(vertices, sphere.faces, process=False)
 
 
-def beans_in_cup(cx: float, cy: float, floor_z: float, count: int, bean_mm: float, turn: int = 0) -> list[np.ndarray]:
+def beans_in_cup(cx: float, cy: float, floor_z: float, count: int, bean_mm: float, turn: int = 0,
+                 bean_width_mm: float = 0.0) -> list[np.ndarray]:
     """Placements (4 x 4) of ``count`` beans lying on a cup's floor round its centre, as a hand drops them:
-    a ring of beans a bean's length across, each turned a little differently (``turn`` varies the ring)."""
+    a ring of beans a bean's length across, wider when that many beans side by side need more room
+    (``bean_width_mm``), each turned a little differently (``turn`` varies the ring)."""
     placed = []
-    ring = 0.0 if count == 1 else 0.7 * bean_mm
+    ring = 0.0 if count == 1 else max(0.7 * bean_mm, BEAN_ROOM * count * bean_width_mm / (2 * math.pi))
     for k in range(count):
         angle = 2 * math.pi * k / count + 0.7 * turn
         x, y = cx + ring * math.cos(angle), cy + ring * math.sin(angle)
@@ -264,3 +267,19 @@ def beans_in_cup(cx: float, cy: float, floor_z: float, count: int, bean_mm: floa
         m[:3, 3] = (x, y, floor_z)
         placed.append(m)
     return placed
+
+
+def resting_on(placement: np.ndarray, z: float, normal: Sequence[float]) -> np.ndarray:
+    """``placement`` moved up to ``z`` and tilted so the bean's flat underside lies on a surface
+    with this upward ``normal`` (a cup's rounded wall) instead of level."""
+    n = np.asarray(normal, dtype=np.float64)
+    n /= np.linalg.norm(n)
+    tilt = np.eye(4)
+    axis = np.cross((0.0, 0.0, 1.0), n)
+    if np.linalg.norm(axis) > 1e-12:
+        tilt = trimesh.transformations.rotation_matrix(math.acos(min(1.0, n[2])), axis)
+    spin = placement.copy()
+    spin[:3, 3] = 0.0
+    out = tilt @ spin
+    out[:3, 3] = (placement[0, 3], placement[1, 3], z)
+    return out

@@ -74,7 +74,7 @@ WORDS: dict[tuple[str, str], tuple[str, str | None]] = {
     ("giuthi", "slice_parts"): ("Slice for print time and filament",
                                 "Slice every part with PrusaSlicer (when installed) to put its time and "
                                 "filament on the print card. Adds about a minute."),
-    ("giuthi", "previews"): ("Pictures of the parts", "Draw a picture of each part, and of the board open and folded."),
+    ("giuthi", "previews"): ("Pictures of the parts", "Draw a picture of each part, and of the board open, folded and in play."),
     ("giuthi", "show"): ("Only a sample game as text", "No files: a seeded sample game, to follow the rules."),
     ("giuthi", "rules_only"): ("Only the rules sheet", "A PDF of the rules for this board, and nothing else."),
     ("giuthi", "paper"): ("Paper", "For the rules sheet."),
