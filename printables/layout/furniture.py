@@ -21,8 +21,13 @@ FOOTER_PT = 7.0
 
 BOX_HEADING = "About the game"
 BOX_PT = 8.0  # body text of a sheet is 8 pt or more
-BOX_PAD_MM = 1.6
-COMPACT_PAD_MM = 1.0
+BOX_PAD_MM = 1.7  # left, right and below the text: its ink keeps 1.5 mm from the box's stroke
+COMPACT_PAD_MM = 1.7  # the same on a postcard
+# Above the first line: its baseline sits 0.8 of a line down, so its capitals (and Hangul) already
+# stand clear of the stroke by more than this: 1.5 mm on a sheet (the foot as tall as it was), 1.3
+# on a postcard.
+BOX_PAD_TOP_MM = 1.5
+COMPACT_PAD_TOP_MM = 1.3
 BOX_GAP_MM = 3.0  # between the box and the ruler under it
 BOX_LINE_MM = 0.25
 BOX_GREY = 0.45
@@ -78,11 +83,15 @@ def _pad(compact: bool) -> float:
     return COMPACT_PAD_MM if compact else BOX_PAD_MM
 
 
+def _pad_top(compact: bool) -> float:
+    return COMPACT_PAD_TOP_MM if compact else BOX_PAD_TOP_MM
+
+
 def publisher_box_height(facts: GameFacts, width: float, size_pt: float = BOX_PT, compact: bool = False,
                          extra: tuple[str, ...] = ()) -> float:
     """Height in mm of the publisher's box drawn ``width`` mm wide."""
     lines = len(_box_lines(facts, width, size_pt, compact, extra)) - 1  # the heading leads the first line
-    return lines * line_height_mm(size_pt, 1.2) + 2 * _pad(compact)
+    return lines * line_height_mm(size_pt, 1.2) + _pad_top(compact) + _pad(compact)
 
 
 def publisher_box(x: float, y: float, width: float, facts: GameFacts, size_pt: float = BOX_PT,
@@ -95,7 +104,7 @@ def publisher_box(x: float, y: float, width: float, facts: GameFacts, size_pt: f
     height = publisher_box_height(facts, width, size_pt, compact, extra)
     step = line_height_mm(size_pt, 1.2)
     items: list[Item] = [Rect(x, y, width, height, stroke=BOX_GREY, fill=None, line_mm=BOX_LINE_MM)]
-    baseline = y + _pad(compact) + 0.8 * step
+    baseline = y + _pad_top(compact) + 0.8 * step
     (_, bold, heading), *runs = _box_lines(facts, width, size_pt, compact, extra)
     items.append(Text(x + _pad(compact), baseline, heading, size_pt=size_pt, font=bold, colour=colour))
     for offset, font, line in runs:

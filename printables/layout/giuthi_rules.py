@@ -41,7 +41,7 @@ PIT_RADIUS_MM = 4.2  # pits 8.4 mm across
 STORE_W_MM = 8.0
 STORE_GAP_MM = 1.0  # between a store and the lane that turns round the end of the rows
 PAD_MM = 1.5
-INDEX_ROW_MM = 3.4  # room for the pit numbers above North's row and below South's
+INDEX_ROW_MM = 4.2  # room for the pit numbers above North's row and below South's (1.5 mm clear of frame and pits)
 LANE_GAP_MM = 2.6  # from a pit's edge to the arrow's lane
 ROUND_STEP_MM = 1.4  # each further round of a long lap runs one lane further out
 CORNER_MM = 2.0  # radius of the arrow's turn round the end of the rows
@@ -53,6 +53,12 @@ HEAD_INSIDE_MM = 0.6  # the arrowhead's tip reaches this far into the last pit
 SYMBOL_R_MM = 1.7
 BOARD_GAP_MM = 5.0
 ROW_GAP_MM = 2.5
+# The words over a board and under it keep 1.5 mm from its frame: a lap's words stand with their
+# baseline LAP_BASELINE_MM over the frame in a row LAP_ROW_MM tall, what it led to starts
+# OUTCOME_DROP_MM lower than a plain line under the frame would.
+LAP_ROW_MM = 5.4
+LAP_BASELINE_MM = 2.4
+OUTCOME_DROP_MM = 0.5
 LABEL_PT = 8.0
 COUNT_PT = 10.0
 TEXT_PT = 9.0
@@ -508,7 +514,7 @@ def draw_board(view: BoardView, x: float, y: float, rounds: int = 1) -> list[Ite
         items.append(Text(sx + STORE_W_MM / 2, store_top + store_h / 2 + count_dy, str(count),
                           COUNT_PT, "Helvetica-Bold", "middle"))
         if view.gained and player == rules.SOUTH:
-            items.append(Text(sx + STORE_W_MM / 2, store_top - 1.2, f"+{view.gained}", LABEL_PT, "Helvetica-Bold",
+            items.append(Text(sx + STORE_W_MM / 2, store_top - 1.9, f"+{view.gained}", LABEL_PT, "Helvetica-Bold",
                               "middle", colour=CAPTURED_TEXT))
     for pit in range(2 * n):
         cx, cy = geo.centre(pit)
@@ -523,7 +529,7 @@ def draw_board(view: BoardView, x: float, y: float, rounds: int = 1) -> list[Ite
         count = view.pits[pit]
         items.append(Text(cx, cy + count_dy, str(count), COUNT_PT, "Helvetica-Bold", "middle",
                           colour=0.0 if count else 0.55))
-        label_y = (y + h - PAD_MM - 0.6) if geo.is_south(pit) else (y + PAD_MM + INDEX_ROW_MM - 0.9)
+        label_y = (y + h - PAD_MM - 0.6) if geo.is_south(pit) else (y + PAD_MM + INDEX_ROW_MM - 1.4)
         items.append(Text(cx, label_y, str(pit), LABEL_PT, anchor="middle", colour=GREY))
     return items
 
@@ -585,17 +591,18 @@ def diagram_blocks(number: int, example: Example, width_mm: float) -> list[tuple
                                        example.move.sowings[0].direction if one else None, "Helvetica-Bold")
             y += 1.0 + line_height_mm(TEXT_PT) * 0.2
         row = example.boards[start:start + per_row]
-        y += label_h
+        y += LAP_ROW_MM
         below = [wrap(v.outcome, bw, LABEL_PT) if v.outcome else [] for v in row]
         for i, view in enumerate(row):
             bx = i * (bw + BOARD_GAP_MM)
-            items += label_with_symbol(bx, y - 0.9, view.label, LABEL_PT, view.direction, "Helvetica-Bold", colour=0.2)
+            items += label_with_symbol(bx, y - LAP_BASELINE_MM, view.label, LABEL_PT, view.direction, "Helvetica-Bold",
+                                       colour=0.2)
             items += draw_board(view, bx, y, rounds)
             ly = y + bh
             for line in below[i]:
                 ly += label_h
-                items.append(Text(bx, ly - 0.4, line, LABEL_PT, colour=0.15))
-        y += bh + max(len(b) for b in below) * label_h + ROW_GAP_MM
+                items.append(Text(bx, ly + OUTCOME_DROP_MM, line, LABEL_PT, colour=0.15))
+        y += bh + max(len(b) for b in below) * label_h + (OUTCOME_DROP_MM + 0.4 if any(below) else 0.0) + ROW_GAP_MM
         if start == starts[-1]:
             for note in example.notes:
                 for line in wrap(note, width_mm, TEXT_PT):

@@ -32,17 +32,21 @@ CELL_STEP_MM = 0.5
 LABEL_BAND_MM = 5.0  # room for column letters above and row numbers left of the grid
 HEADER_MM = 11.0
 SMALL_HEADER_MM = 6.5
-GAP_MM = 3.0
+GAP_MM = 3.0  # between score tables side by side
+STACK_GAP_MM = 2.0  # between the grid, the harvesters and the score table: the captions keep their 1.5 mm
 PIECE_CELL_MAX_MM = 3.0
 PIECE_CELL_MIN_MM = 2.0
 PIECE_CELL_ROOMY_MM = 4.5  # harvesters grow to this when the grid leaves room on the page
 PIECE_SLOT_CELLS = (5, 3)  # every pentomino has an orientation inside 5 x 3 cells
 PIECE_GAP_MM = 3.0
-PIECE_LABEL_MM = 4.0
+PIECE_LABEL_MM = 4.6  # a harvester's letter 1.5 mm clear of the slot above and the row below
 PIECE_LABEL_PT = 8.0
 PACKED_SLOT_HEIGHTS = (3, 4, 5)  # cells: taller slots let L, N, Y (and I at 5) stand upright, narrower
-CAPTION_MM = 4.0
+CAPTION_MM = 4.6  # a caption's baseline 2.1 mm down, its descenders 1.5 mm clear of what it names
 SCORE_ROW_MM = 7.0
+SCORE_BASELINE_MM = 2.6  # a row's text sits this far above its lower line: 1.5 mm clear of both lines
+CAPTION_BASELINE_MM = 2.1
+COLUMN_LABEL_MM = 2.4  # the column letters' baseline above the grid: a J's tail keeps 1.5 mm from the border
 PIECE_FILL = 0.62
 RULES_SIZE_PT = 8.0  # body text of a sheet
 TEXT_PT = 8.0  # captions and the score table
@@ -156,7 +160,7 @@ def _furniture_heights(sheet: HarvestSheet, width: float) -> float:
     """Height of everything in a region except the grid block."""
     header = HEADER_MM if sheet.per_page == 1 else SMALL_HEADER_MM
     table = CAPTION_MM + SCORE_ROW_MM * (_score_rows_per_table(sheet.players, width) + 1)
-    return header + GAP_MM + _pieces_height(width) + GAP_MM + table
+    return header + STACK_GAP_MM + _pieces_height(width) + STACK_GAP_MM + table
 
 
 def _rules_lines(sheet: HarvestSheet, width: float) -> list[str]:
@@ -308,10 +312,10 @@ def _grid(x: float, y: float, sheet: HarvestSheet, cell: float) -> list[Item]:
         items.append(Line(x1, y1, x2, y2, stroke=BLACK, line_mm=0.5))
     label_pt = min(8.0, max(6.0, cell * 1.6))
     for col in range(sheet.width):
-        items.append(Text(x + (col + 0.5) * cell, y - 1.3, column_label(col), size_pt=label_pt, anchor="middle", colour=0.3))
+        items.append(Text(x + (col + 0.5) * cell, y - COLUMN_LABEL_MM, column_label(col), size_pt=label_pt, anchor="middle", colour=0.3))
     for row in range(sheet.height):
         items.append(
-            Text(x - 1.2, y + (row + 0.5) * cell + label_pt * 0.12, str(row + 1), size_pt=label_pt, anchor="end", colour=0.3)
+            Text(x - 1.8, y + (row + 0.5) * cell + label_pt * 0.12, str(row + 1), size_pt=label_pt, anchor="end", colour=0.3)
         )
     return items
 
@@ -328,7 +332,7 @@ def _fitting(captions: tuple[str, ...], width: float) -> str:
 def _pieces(x: float, y: float, width: float, largest: float = PIECE_CELL_MAX_MM,
             rows: int | None = None, slot_h: int = 0) -> tuple[list[Item], float]:
     """The 12 harvesters under a caption: in 5 x 3 slots, or (``slot_h`` > 0) packed by width."""
-    items: list[Item] = [Text(x, y + 3, _fitting(PIECES_CAPTIONS, width), size_pt=TEXT_PT)]
+    items: list[Item] = [Text(x, y + CAPTION_BASELINE_MM, _fitting(PIECES_CAPTIONS, width), size_pt=TEXT_PT)]
     y0 = y + CAPTION_MM
     if slot_h:
         cell = largest
@@ -358,7 +362,7 @@ def _piece(letter: str, shape: pentominoes.Shape, sx: float, sy: float, slot_w: 
     oy = sy + (slot_h - h * cell) / 2
     items: list[Item] = [Rect(ox + cx * cell, oy + cy * cell, cell, cell, stroke=BLACK, fill=PIECE_FILL, line_mm=0.15)
                          for cx, cy in sorted(shape, key=lambda c: (c[1], c[0]))]
-    items.append(Text(sx + slot_w / 2, sy + slot_h + 3.2, _label(letter), size_pt=PIECE_LABEL_PT,
+    items.append(Text(sx + slot_w / 2, sy + slot_h + 3.8, _label(letter), size_pt=PIECE_LABEL_PT,
                       font="Helvetica-Bold", anchor="middle"))
     return items
 
@@ -378,7 +382,7 @@ def _score_rows_per_table(players: int, width: float) -> int:
 
 
 def _score_table(x: float, y: float, width: float, players: int) -> list[Item]:
-    items: list[Item] = [Text(x, y + 3, _fitting(SCORE_CAPTIONS, width), size_pt=TEXT_PT)]
+    items: list[Item] = [Text(x, y + CAPTION_BASELINE_MM, _fitting(SCORE_CAPTIONS, width), size_pt=TEXT_PT)]
     tables = _score_tables(width, players)
     per_table = _score_rows_per_table(players, width)
     table_w = (width - GAP_MM * (tables - 1)) / tables
@@ -389,7 +393,7 @@ def _score_table(x: float, y: float, width: float, players: int) -> list[Item]:
     return items
 
 
-CELL_PAD_MM = 1.5  # text starts this far inside a score-table cell and ends at least this far before its edge
+CELL_PAD_MM = 1.8  # text starts this far inside a score-table cell and ends at least this far before its edge
 SCORE_HEADERS = ("Player", "Harvester", "Coins harvested", "Total")
 SCORE_MIN_COLUMNS_MM = (17.0, 17.0, 0.0, 14.0)  # the columns' widths where their words leave room
 
@@ -422,11 +426,11 @@ def _one_score_table(x: float, top: float, width: float, names: list[str]) -> li
     cx = x
     for i, (name, col_w) in enumerate(columns):
         items.append(Line(cx, top, cx, bottom, line_mm=0.5 if i == 0 else 0.2))
-        items.append(Text(cx + 1.5, top + SCORE_ROW_MM - 2.2, name, size_pt=TEXT_PT, font="Helvetica-Bold"))
+        items.append(Text(cx + CELL_PAD_MM, top + SCORE_ROW_MM - SCORE_BASELINE_MM, name, size_pt=TEXT_PT, font="Helvetica-Bold"))
         cx += col_w
     items.append(Line(x + width, top, x + width, bottom, line_mm=0.5))
     for r, name in enumerate(names):
-        items.append(Text(x + 1.5, top + (r + 2) * SCORE_ROW_MM - 2.2, name, size_pt=TEXT_PT))
+        items.append(Text(x + CELL_PAD_MM, top + (r + 2) * SCORE_ROW_MM - SCORE_BASELINE_MM, name, size_pt=TEXT_PT))
     return items
 
 
@@ -446,12 +450,12 @@ def _region(sheet: HarvestSheet, box: Box, cell: float) -> list[Item]:
     grid_w = sheet.width * cell
     gx = box.x + (box.w - grid_w) / 2
     items += _grid(gx, y + LABEL_BAND_MM, sheet, cell)
-    y += LABEL_BAND_MM + sheet.height * cell + GAP_MM
+    y += LABEL_BAND_MM + sheet.height * cell + STACK_GAP_MM
     # Keep the pieces and the table under the grid, stretched over the region's width.
     spare = box.h - (_furniture_heights(sheet, box.w) + LABEL_BAND_MM + sheet.height * cell)
-    pieces, used = _pieces(box.x, y, box.w, *_roomy_pieces(box.w, max(0.0, spare - GAP_MM)))
+    pieces, used = _pieces(box.x, y, box.w, *_roomy_pieces(box.w, max(0.0, spare - STACK_GAP_MM)))
     items += pieces
-    y += used + GAP_MM
+    y += used + STACK_GAP_MM
     items += _score_table(box.x, y, box.w, sheet.players)
     return items
 

@@ -49,12 +49,12 @@ CELL_STEP_MM = 0.5  # automatic cell sizes are round numbers
 FIT_STEP_MM = 0.1  # resolution of "the largest cell that fits"
 
 # The frame around the cells, from the inside out: gap, band, gap, coordinates.
-BAND_GAP_MM = 1.0
+BAND_GAP_MM = 1.5  # "WHITE" stacked on a 3.5 mm band keeps 1.5 mm from the border
 BAND_MIN_MM = 3.0
 BAND_MAX_MM = 5.0
 BAND_PER_CELL = 0.3
-LABEL_GAP_MM = 1.3
-LABEL_MM = 4.5  # room for a row number ("28") or a column letter
+LABEL_GAP_MM = 1.7  # a coordinate keeps 1.5 mm from the band beside it (its outline included)
+LABEL_MM = 3.6  # room for a row number ("28", 3.4 mm at 8.5 pt) or a column letter
 
 CELL_GREY = 0.45
 CELL_LINE_MM = 0.25
@@ -343,7 +343,7 @@ def _coordinates(gx: float, gy: float, size: int, cell: float, offset: float) ->
     for col in range(size):
         cx = gx + (col + 0.5) * cell
         label = column_label(col)
-        items.append(Text(cx, gy - offset - 0.4, label, size_pt=size_pt, anchor="middle", colour=0.25))
+        items.append(Text(cx, gy - offset - 0.6, label, size_pt=size_pt, anchor="middle", colour=0.25))
         items.append(Text(cx, gy + side + offset + cap + 0.4, label, size_pt=size_pt, anchor="middle", colour=0.25))
     for row in range(size):
         baseline = gy + (row + 0.5) * cell + cap / 2
@@ -441,7 +441,7 @@ def _legend_below(box: Box, cell: float) -> list[Item]:
         slot = _name_slot(shown, cell)
         items += diagram(x + (slot - w) / 2, y, shown, cell)
         name = PATTERN_LABELS[shown.name]
-        items.append(Text(x + slot / 2, y + h + 3.6, name, size_pt=LEGEND_NAME_PT, font="Helvetica-Bold", anchor="middle"))
+        items.append(Text(x + slot / 2, y + h + 4.0, name, size_pt=LEGEND_NAME_PT, font="Helvetica-Bold", anchor="middle"))
         x += slot + LEGEND_GAP_MM
     key_w = _edge_key_width()
     key_x = max(x, box.x + box.w - key_w)
@@ -461,7 +461,7 @@ def _legend_beside(box: Box, cell: float, facts: tuple[GameFacts, ...]) -> tuple
     for shown in rules.LEGEND_DIAGRAMS:
         w, h = _diagram_size(shown, cell)
         items += diagram(box.x, y, shown, cell)
-        items.append(Text(box.x, y + h + 3.6, PATTERN_LABELS[shown.name], size_pt=LEGEND_NAME_PT, font="Helvetica-Bold"))
+        items.append(Text(box.x, y + h + 4.0, PATTERN_LABELS[shown.name], size_pt=LEGEND_NAME_PT, font="Helvetica-Bold"))
         y += h + 8.5
     items += _edge_key(box.x, y)
     y += (KEY_ROWS - 1) * KEY_STEP_MM + SWATCH_MM[1] + GAP_MM

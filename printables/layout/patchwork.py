@@ -125,7 +125,7 @@ ARROW_WIDTH = 1.0  # an arrowhead's width as a share of its length
 # The spiral's runs from the centre outwards, on the page (y down): right, up, left, down.
 SPIRAL_DIRECTIONS = ((1.0, 0.0), (0.0, -1.0), (-1.0, 0.0), (0.0, 1.0))
 TRACK_LABEL_ROOM_MM = 8.0  # "start" above the track
-LABEL_CLEARANCE_MM = 2.0  # between a track label and the band or the centre space
+LABEL_CLEARANCE_MM = 2.4  # between a track label and the band or the centre space
 
 # The bank never runs out (rules decision 9); this many tokens of each value covers a game.
 BUTTON_TOKENS = ((1, 20), (5, 12), (10, 8), (20, 4))
@@ -598,7 +598,7 @@ def _quilt(x: float, y: float, cell: float, player: int, sheet: PatchworkSheet) 
     size = QUILT_SIZE_CELLS * cell
     gx, gy = x + QUILT_FRAME_MM, y + QUILT_LABEL_MM + QUILT_FRAME_MM
     items: list[Item] = [
-        Text(x, y + 4.2, f"Player {player + 1} — quilt", size_pt=10, font="Helvetica-Bold"),
+        Text(x, y + 3.6, f"Player {player + 1} — quilt", size_pt=10, font="Helvetica-Bold"),
     ]
     if not sheet.low_ink:
         items.append(Rect(x, y + QUILT_LABEL_MM, size + 2 * QUILT_FRAME_MM, size + 2 * QUILT_FRAME_MM,
@@ -768,7 +768,10 @@ def _spiral(space_mm: float) -> tuple[tuple[Space, ...], tuple[tuple[float, floa
         centres.append(at)
     # The centre line runs on from space 0 by half a space, so the ribbon ends beyond it.
     end_index, end = _next_at(points, index, at, at, r + RIBBON_MARGIN_MM)
-    line = points[:end_index + 1] + [end]
+    # It starts halfway out of the centre space, so the ribbon's end lies under that space clear of
+    # its number (not across the middle, where the number stands).
+    start_index, start = _next_at(points, 0, points[0], (0.0, 0.0), r_centre / 2)
+    line = [start] + points[start_index + 1:end_index + 1] + [end]
     # Turn the spiral so that space 0 lies on the top run: the last run's direction becomes "left".
     turns = (2 - _run_direction(corners, centres[-1])) % 4
     for _ in range(turns):
@@ -1069,7 +1072,7 @@ def _extras_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
     items.append(Polygon(((mx + 0.18 * mw, by + 0.3 * mh), (mx + 0.6 * mw, by + 0.3 * mh), (mx + 0.6 * mw, by + 0.15 * mh),
                           (mx + 0.85 * mw, by + 0.5 * mh), (mx + 0.6 * mw, by + 0.85 * mh), (mx + 0.6 * mw, by + 0.7 * mh),
                           (mx + 0.18 * mw, by + 0.7 * mh)), stroke=INK_DARK, fill=_ink(sheet, (0.80, 0.35, 0.35)), line_mm=0.3))
-    items.append(Text(mx + mw / 2, by + mh + 3.5, "points clockwise", size_pt=LABEL_PT, anchor="middle", colour=0.3))
+    items.append(Text(mx + mw / 2, by + mh + 3.9, "points clockwise", size_pt=LABEL_PT, anchor="middle", colour=0.3))
     y = by + row_h + 2.0
 
     # The button bank: square tiles, so a few straight cuts free them all. On a small page (A5) it

@@ -70,7 +70,8 @@ SAFE_MM = 6.0  # nothing but the band and stripe comes closer to the trim at the
 PEATER_CY_MM = 10.0  # low enough on the band that his leaf stays 4 mm inside the trim
 BAND_MM = 15.0
 STRIPE_MM = 2.5
-BODY_GAP_MM = 3.5  # between the band and the body, and between blocks of the body
+BODY_GAP_MM = 3.5  # between blocks of the body
+BODY_TOP_MM = 2.5  # between the band and the body (the pea block and the tally box: no text at its top)
 AUTO_MAX_PEA_MM = 14.0  # the largest pea chosen unless asked for: larger only wastes card
 PEA_STEP_MM = 0.5
 PEA_GAP_RATIO = 0.22  # air between peas, as a share of the pea: room to pencil a pod around three
@@ -79,7 +80,7 @@ COLUMN_MIN_MM = 40.0  # a column of rules narrower than this reads badly
 COLUMN_MAX_MM = 56.0
 TALLY_H_MM = 15.0
 TALLY_CAPTION = "tally each cross here"
-TALLY_CLEAR_MM = 1.6  # between the tally box's bottom and the top of the rules' first full-width line
+TALLY_CLEAR_MM = 1.6  # between the tally box's bottom and the top of the rules' first line under it
 TALLY_W_MM = 46.0  # when the tally box sits under the peas
 SCORE_BOX_MM = 9.0
 SCALE_BAR_MM = 50.0
@@ -94,8 +95,8 @@ TITLE_PT = 17.0
 BACK_SIZES_PT = (7.5, 7.2, 7.0)  # the back's rules at the largest size that fits
 TRIM_SAFE_MM = 4.0  # text, peas and Peater keep at least this far inside the trim
 FINE_BASELINE_MM = 4.8  # the caption's baseline above the trim: its descenders stay 4 mm in
-BOX_CLEAR_MM = 1.0  # between the body's last line and the publisher's box: its descenders keep 1.5 mm
-BAR_GAP_MM = 2.2  # between the publisher's box and the scale bar under it: the caption beside the bar keeps 1.5 mm from the box
+BOX_CLEAR_MM = 1.8  # between the body's last line and the publisher's box: its descenders keep 1.5 mm
+BAR_GAP_MM = 3.4  # between the publisher's box and the scale bar under it: the caption beside the bar keeps 1.5 mm from the box
 # A print-shop card's slug (MARK_OFFSET_MM + MARK_LENGTH_MM beyond the bleed): the scale bar's and
 # caption's baseline this far beyond the bleed, their ends this far clear of a crop mark.
 SLUG_BASELINE_MM = 4.2
@@ -207,7 +208,7 @@ def _bar_y(card: PeaCard, beside: bool) -> float:
     """The scale bar's baseline: on the caption's line, or above it when the caption does not fit beside."""
     _, card_h = card.card_size_mm()
     y = card_h - FINE_BASELINE_MM
-    return y if beside else y - line_height_mm(CAPTION_PT, 1.3) - 0.4
+    return y if beside else y - line_height_mm(CAPTION_PT, 1.3) - 0.6
 
 
 @lru_cache(maxsize=16)  # planning a card tries some hundred sizes of one card: measure its foot once
@@ -230,7 +231,7 @@ def _foot(card: PeaCard, box: bool = True) -> tuple[float, bool]:
 def _body(card: PeaCard, box: bool = True) -> tuple[float, float, float]:
     card_w, card_h = card.card_size_mm()
     foot, _ = _foot(card, box)
-    top = BAND_MM + BODY_GAP_MM
+    top = BAND_MM + BODY_TOP_MM
     bottom = card_h - STRIPE_MM - foot - BOX_CLEAR_MM
     return card_w - 2 * SAFE_MM, top, bottom
 
@@ -254,7 +255,7 @@ def _try_plan(
             return None
         summary = wrap(SUMMARY, column_w, summary_pt)
         info = [line for text in info_texts for line in wrap(text, column_w, INFO_PT)]
-        used = TALLY_H_MM + gap + _lines_h(len(summary), summary_pt) + (1.5 + _lines_h(len(info), INFO_PT) if info else 0.0)
+        used = TALLY_H_MM + TALLY_CLEAR_MM + _lines_h(len(summary), summary_pt) + (1.5 + _lines_h(len(info), INFO_PT) if info else 0.0)
     else:
         # The rules start beside the tally box and run on under it at the body's full width, one
         # paragraph at one leading: the last line beside the box is followed by the first under it.
@@ -443,10 +444,10 @@ def front(card: PeaCard, plan: CardPlan, mean: float) -> list[Item]:
         column_x = card_w - SAFE_MM - plan.column_w
         area_w = body_w - plan.column_w - gap
         items += _peas(layout, SAFE_MM + (area_w - block_w) / 2, top + (bottom - top - block_h) / 2, plan.pea, plan.pitch)
-        used = TALLY_H_MM + gap + summary_h + (1.5 + info_h if plan.info else 0.0)
+        used = TALLY_H_MM + TALLY_CLEAR_MM + summary_h + (1.5 + info_h if plan.info else 0.0)
         y = top + (bottom - top - used) / 2
         items += _tally(column_x, y, plan.column_w)
-        y += TALLY_H_MM + gap
+        y += TALLY_H_MM + TALLY_CLEAR_MM
         items += _text_lines(column_x, y, plan.summary, plan.summary_pt)
         y += summary_h + 1.5
         items += _text_lines(column_x, y, plan.info, INFO_PT, colour=INK_GREY)

@@ -100,7 +100,7 @@ def hinge_view(p: GiuthiBoardParams, left: float, top: float) -> tuple[list, flo
     # Leaders from outside the strips to the first end's knuckles.
     first, second = hinge_knuckles(p)[:2]
     above, below = fold - g2 - STRIP_MM - 2.0, fold + g2 + STRIP_MM + 4.5
-    items.append(Text(px(0), above - 1.5, "clearance hole: the screw turns", 8))
+    items.append(Text(px(0), above - 2.6, "clearance hole: the screw turns", 8))
     items.append(Line(px((first.y0 + first.y1) / 2), above, px((first.y0 + first.y1) / 2), fold - r, line_mm=0.2))
     items.append(Text(px(second.y0), below + 1.5, "pilot hole: the screw bites", 8))
     items.append(Line(px((second.y0 + second.y1) / 2), below - 3.0, px((second.y0 + second.y1) / 2), fold + r,
@@ -128,10 +128,13 @@ def band_view(p: GiuthiBoardParams, left: float, top: float) -> tuple[list, floa
     x0, x1 = px(depth), px(w - depth)
     y0, y1 = base - 2 * t - 0.0 + depth, base - depth
     items.append(Polygon(((x0, y0), (x1, y0), (x1, y1), (x0, y1)), stroke=0.0, fill=None, line_mm=BAND_MM))
-    items.append(Text(px(w / 2), base - 2 * t + t / 2 + 1.2, "lid", 8.5, "Helvetica-Bold", anchor="middle"))
-    items.append(Text(px(w / 2), base - t / 2 + 1.2, "left half", 8.5, "Helvetica-Bold", anchor="middle"))
+    # Each word centred between its half's outline and the band inside it (0.85 mm: about half the ink of
+    # a word with ascenders and descenders, as "kapak" and "sol yarı" have).
+    inset = (depth + BAND_MM / 2 - 0.15) / 2
+    items.append(Text(px(w / 2), base - 1.5 * t + inset + 0.85, "lid", 8.5, "Helvetica-Bold", anchor="middle"))
+    items.append(Text(px(w / 2), base - t / 2 - inset + 0.85, "left half", 8.5, "Helvetica-Bold", anchor="middle"))
     items.append(Text(px(w) - 30.0, base + 8.0, "rubber band in its groove", 8, anchor="end"))
-    items += _arrow(px(w) - 29.0, base + 6.5, px(w - depth) - 6.0, base - depth + 0.8)
+    items += _arrow(px(w) - 28.0, base + 6.5, px(w - depth) - 6.0, base - depth + 0.8)
     return items, base + 8.0
 
 

@@ -306,6 +306,13 @@ def giuthi_print_card(
     )
 
 
+HEADING_RULE_MM = 2.8  # a section heading's rule under its baseline
+HEADING_STEP_MM = 7.5  # from a heading's baseline to the first line under it
+PARTS_HEAD_MM = 6.6  # from the parts table's column names to the first row's baseline (its ground 1.5 mm under them)
+ROW_PAD_MM = 1.8  # the grey ground of a part's row reaches this far beyond the text column
+ROW_H_MM = 10.7  # the grey ground's height, from 4.2 mm above the name's baseline
+SECTION_GAP_MM = 2.8  # more, after a section's last row, before the next heading (4 mm clear)
+
 def _key_values(rows, x: float, y: float, key_w: float, width: float, size: float) -> tuple[list, float]:
     """Two-column rows (bold key, wrapped value) from baseline ``y``; returns items and next y."""
     items: list = []
@@ -336,22 +343,24 @@ def card_document(card: PrintCard) -> Document:
     def heading(text: str) -> None:
         nonlocal y
         items.append(Text(x, y, text, 12, "Helvetica-Bold"))
-        items.append(Line(x, y + 1.8, right, y + 1.8, line_mm=0.35))
-        y += 7
+        # the rule 1.5 mm under the heading's descenders, the next line 1.5 mm under the rule
+        items.append(Line(x, y + HEADING_RULE_MM, right, y + HEADING_RULE_MM, line_mm=0.35))
+        y += HEADING_STEP_MM
 
     heading("Printer and slicer")
     rows, y = _key_values(card.settings, x, y, 32, width, 9.5)
     items += rows
-    y += 4
+    y += SECTION_GAP_MM
 
     heading("Parts")
     cols = (x, x + 52, x + 112, x + 130, x + 152)  # part, orientation, copies, time, filament
     for cx, label in zip(cols, ("Part and file", "Orientation on the bed", "Copies", "Time each", "Filament each")):
         items.append(Text(cx, y, label, 8.5, "Helvetica-Bold", colour=GREY))
-    y += 5.5
+    y += PARTS_HEAD_MM
     total_s, total_g, total_m, missing = 0, 0.0, 0.0, False
     for p in card.parts:
-        items.append(Rect(x - 1, y - 4.2, width + 2, 10.2, stroke=None, fill=0.94))
+        # the row's grey ground: its words 1.5 mm inside it on every side
+        items.append(Rect(x - ROW_PAD_MM, y - 4.2, width + 2 * ROW_PAD_MM, ROW_H_MM, stroke=None, fill=0.94))
         items.append(Text(cols[0], y, p.name, 9.5, "Helvetica-Bold"))
         items.append(Text(cols[0], y + 4.3, p.file, 7, colour=GREY))
         orientation = wrap(p.orientation, cols[2] - cols[1] - 2, 8.5)
@@ -382,12 +391,12 @@ def card_document(card: PrintCard) -> Document:
         heading("Onto the Dremel 3D45")
         rows, y = _key_values(card.to_printer, x, y, 32, width, 9.5)
         items += rows
-        y += 4
+        y += SECTION_GAP_MM
 
     heading("To buy and to assemble")
     rows, y = _key_values(card.assembly, x, y, 32, width, 9.5)
     items += rows
-    y += 4
+    y += SECTION_GAP_MM
 
     heading("Notes")
     for note in card.notes:
