@@ -92,7 +92,8 @@ def scratch_folder(prefix: str, parent: Path | str | None = None) -> Iterator[Pa
     import shutil
 
     parent = Path(tempfile.gettempdir() if parent is None else parent)
-    sweep_stale(parent, prefix)
+    # Never this process's own: another thread may be working in one (two halves sliced at once).
+    sweep_stale(parent, prefix, own=False)
     folder = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
     cleanup.register(folder)
     try:
@@ -154,8 +155,9 @@ def _is_alive(pid: int) -> bool:
     return True
 
 
-def sweep_stale(folder: Path, prefix: str) -> list[Path]:
-    """Remove staging folders ``<prefix><pid>-...`` in ``folder`` whose process has ended.
+def sweep_stale(folder: Path, prefix: str, own: bool = True) -> list[Path]:
+    """Remove staging folders ``<prefix><pid>-...`` in ``folder`` whose process has ended (and, with
+    ``own``, this process's: a set's staging left by an earlier, failed run in this process).
 
     A folder that holds a previous set moved aside (``<prefix><pid>-old-<name>``) goes back to
     ``<name>`` when that name is free (a run killed between its two renames), else is removed.
@@ -172,7 +174,8 @@ def sweep_stale(folder: Path, prefix: str) -> list[Path]:
         rest = entry.name[len(prefix):]
         pid, _, tail = rest.partition("-")
         if pid.isdigit():
-            if _is_alive(int(pid)) and int(pid) != os.getpid():
+            mine = int(pid) == os.getpid()
+            if (mine and not own) or (not mine and _is_alive(int(pid))):
                 continue
         else:
             try:

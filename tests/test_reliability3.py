@@ -699,3 +699,15 @@ def test_a_filter_name_spelt_inside_a_stream_s_data_is_not_a_filter(tmp_path):
     named.write_bytes(pdf.replace(b"/Filter [/ASCII85Decode /FlateDecode]", b"/Filter [/ASCII85Decode /RL]"))
     result = bounds_problem(named)
     assert result is not None and "uses the RL filter" in result.detail
+
+
+def test_a_scratch_folder_never_sweeps_another_thread_s_open_one(tmp_path):
+    """Two halves are sliced at once in one process: the second scratch folder of a prefix must not
+    sweep the first while it is in use (it did: the slicer then found no profile in it)."""
+    from printables import fileio
+
+    with fileio.scratch_folder("printables-slicer-", tmp_path) as first:
+        (first / "profile.ini").write_text("x")
+        with fileio.scratch_folder("printables-slicer-", tmp_path) as second:
+            assert second != first
+            assert (first / "profile.ini").is_file()
