@@ -39,7 +39,7 @@ PIECE_CELL_MIN_MM = 2.0
 PIECE_CELL_ROOMY_MM = 4.5  # harvesters grow to this when the grid leaves room on the page
 PIECE_SLOT_CELLS = (5, 3)  # every pentomino has an orientation inside 5 x 3 cells
 PIECE_GAP_MM = 3.0
-PIECE_LABEL_MM = 4.6  # a harvester's letter 1.5 mm clear of the slot above and the row below
+PIECE_LABEL_MM = 4.7  # a harvester's letter 1.5 mm clear of the slot above and the row below
 PIECE_LABEL_PT = 8.0
 PACKED_SLOT_HEIGHTS = (3, 4, 5)  # cells: taller slots let L, N, Y (and I at 5) stand upright, narrower
 CAPTION_MM = 4.6  # a caption's baseline 2.1 mm down, its descenders 1.5 mm clear of what it names
@@ -362,7 +362,7 @@ def _piece(letter: str, shape: pentominoes.Shape, sx: float, sy: float, slot_w: 
     oy = sy + (slot_h - h * cell) / 2
     items: list[Item] = [Rect(ox + cx * cell, oy + cy * cell, cell, cell, stroke=BLACK, fill=PIECE_FILL, line_mm=0.15)
                          for cx, cy in sorted(shape, key=lambda c: (c[1], c[0]))]
-    items.append(Text(sx + slot_w / 2, sy + slot_h + 3.8, _label(letter), size_pt=PIECE_LABEL_PT,
+    items.append(Text(sx + slot_w / 2, sy + slot_h + 3.9, _label(letter), size_pt=PIECE_LABEL_PT,
                       font="Helvetica-Bold", anchor="middle"))
     return items
 
