@@ -51,7 +51,7 @@ PIECE_FILL = 0.62
 RULES_SIZE_PT = 8.0  # body text of a sheet
 TEXT_PT = 8.0  # captions and the score table
 CUT_GREY = 0.45
-RULES_CLEAR_MM = 0.6  # the rules under the games keep 1.5 mm from the score tables and cut lines above
+RULES_CLEAR_MM = 0.8  # the rules under the games keep 1.5 mm from the score tables and cut lines above (with either Noto Sans: the OS's or the pip package's)
 CUT_DASH_MM = (3.0, 2.0)
 
 TITLE = "The Bitcoin Harvest"
