@@ -209,16 +209,13 @@ def _check_pdf_file(path: Path) -> list[CheckResult]:
 
     from printables.check.parsing import open_pdf
 
-    # One open file for the drawing and the preflight: pdfplumber parses each page once.
+    # One open file for the drawing and the preflight: each page is read once (pypdfium2).
     try:
-        pdf = open_pdf(path)
+        reader = PdfReader(str(path))
+        pdf = open_pdf(path, reader)
     except Exception as error:  # a damaged file is a failed check, not a crash
         return [CheckResult("read PDF", False, f"{type(error).__name__}: {error}")]
     with pdf:
-        try:
-            reader = PdfReader(str(path))
-        except Exception as error:
-            return [CheckResult("read PDF", False, f"{type(error).__name__}: {error}")]
         return _check_open_pdf(path, pdf, reader)
 
 

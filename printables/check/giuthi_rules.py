@@ -141,10 +141,10 @@ class _Path:
         return (x0 + x1) / 2, (top + bottom) / 2
 
 
-def _paths(plumber_page) -> list[_Path]:
-    """Every curve of a pdfplumber page as a path in mm (pdfplumber's points run from the top)."""
+def _paths(page_data) -> list[_Path]:
+    """Every curve of a page as read (check/pages.py) as a path in mm (its points run from the top)."""
     out = []
-    for c in plumber_page.curves:
+    for c in page_data.curves:
         points = tuple((pt_to_mm(x), pt_to_mm(y)) for x, y in c["pts"])
         if len(points) >= 2:
             out.append(_Path(points, bool(c.get("fill")), bool(c.get("stroke"))))
@@ -210,9 +210,9 @@ def trail_direction(trail: tuple[int, ...], size: int) -> tuple[rules.Direction 
     return (rules.Direction.CCW if steps == {1} else rules.Direction.CW), None
 
 
-def read_boards(page: PageDrawing, plumber_page=None) -> list[DrawnBoard]:
+def read_boards(page: PageDrawing, page_data=None) -> list[DrawnBoard]:
     """Every board drawn on the page, read from its circles, boxes, numbers and arrow."""
-    paths = _paths(plumber_page) if plumber_page is not None else []
+    paths = _paths(page_data) if page_data is not None else []
     circles = {}
     for path in paths:
         x0, top, x1, bottom = path.box
@@ -284,7 +284,7 @@ def sowings_in(text: str, phrases: list[tuple[str, rules.Sowing]]) -> tuple[rule
     return tuple(by_text[m.group(1)] for m in pattern.finditer(text))
 
 
-def read_diagrams(drawing: PdfDrawing, lang: str = "en", plumber_pages=None) -> list[DrawnDiagram]:
+def read_diagrams(drawing: PdfDrawing, lang: str = "en", page_data=None) -> list[DrawnDiagram]:
     """The diagrams of the sheet with the boards and notes under each caption, in page order.
 
     A sheet in another language is read back into the English it was translated from (the
@@ -314,8 +314,8 @@ def read_diagrams(drawing: PdfDrawing, lang: str = "en", plumber_pages=None) -> 
                 return above[-1]
             return diagrams[-1] if diagrams else None
 
-        plumber = plumber_pages[index] if plumber_pages is not None and index < len(plumber_pages) else None
-        for board in sorted(read_boards(page, plumber), key=lambda b: (round(b.top), b.x0)):
+        data = page_data[index] if page_data is not None and index < len(page_data) else None
+        for board in sorted(read_boards(page, data), key=lambda b: (round(b.top), b.x0)):
             d = owner(board.top)
             if d is not None:
                 labels = [text for top, x0, text, _ in lines
@@ -488,12 +488,12 @@ def _check_5b(diagram: DrawnDiagram, mid: rules.State, before: rules.State) -> s
 def _page_marks(drawing: PdfDrawing) -> tuple[float, float, list[str]]:
     """The smallest text size (pt), the smallest distance of any mark to the paper's edge (mm), and where.
 
-    Reads pdfplumber's objects of the drawing's pages (parsed once for every check of the file),
+    Reads the objects of the drawing's pages (read once for every check of the file, check/pages.py),
     or opens the file when the drawing does not carry them."""
-    if not drawing.plumber_pages:
+    if not drawing.page_data:
         with open_pdf(drawing.path) as pdf:
             return _marks(pdf.pages)
-    return _marks(drawing.plumber_pages)
+    return _marks(drawing.page_data)
 
 
 def _marks(pages) -> tuple[float, float, list[str]]:
@@ -565,8 +565,8 @@ def check_rules_sheet(drawing: PdfDrawing) -> list[CheckResult]:
     results.append(check_paragraphs(drawing, n, s, lang))
     results.append(check_quick_reference(drawing, n, s, lang))
     try:
-        if drawing.plumber_pages:
-            diagrams = read_diagrams(drawing, lang, drawing.plumber_pages)
+        if drawing.page_data:
+            diagrams = read_diagrams(drawing, lang, drawing.page_data)
         else:
             with open_pdf(drawing.path) as pdf:
                 diagrams = read_diagrams(drawing, lang, pdf.pages)

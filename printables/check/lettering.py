@@ -2,7 +2,7 @@
 words of a translated sheet are in the language recorded in its parameters (measured with the embedded font's own widths).
 That every character has a glyph in the embedded font is the preflight's "glyphs" check (every PDF).
 
-Reads the PDF back with pdfplumber (printables/check/pdf.py); what the sheet should say in its
+Reads the PDF back (printables/check/pdf.py, through pypdfium2); what the sheet should say in its
 language comes from printables/check/language.py.
 """
 
@@ -137,7 +137,7 @@ def check_text_fits(source) -> CheckResult:
     font's own (the PDF's /Widths), as read back.
 
     ``source`` is the PDF's path, or its drawing already read (:func:`printables.check.pdf.read_pdf`):
-    the words and rectangles are those pdfplumber read, each page once. A word's frames are found
+    the words and rectangles are those read from the file (check/pages.py), each page once. A word's frames are found
     with a grid over the page, the words it could be printed over with bands along its height
     (the same frames and pairs as looking at every one)."""
     drawing = source if isinstance(source, PdfDrawing) else read_pdf(source)

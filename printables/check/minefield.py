@@ -56,7 +56,7 @@ LANG_KEY = {"lang"}  # recorded by the translation pass (printables/i18n); a lay
 
 
 def _grey(colour: tuple) -> float | None:
-    """The grey level (0 black, 1 white) of a fill colour as pdfplumber reports it."""
+    """The grey level (0 black, 1 white) of a fill colour as read (check/pages.py: (g,) or (r, g, b))."""
     if len(colour) == 1:
         return colour[0]
     if len(colour) == 3:

@@ -493,10 +493,10 @@ class Arrowhead:
     length: float
 
 
-def read_arrowheads(plumber_page) -> list[Arrowhead]:
-    """Every filled three-cornered path on a page (pdfplumber's curve points, in points from the top left)."""
+def read_arrowheads(page_data) -> list[Arrowhead]:
+    """Every filled three-cornered path on a page (its curves' points as read, in points from the top left)."""
     heads = []
-    for curve in plumber_page.curves:
+    for curve in page_data.curves:
         if not curve.get("fill"):
             continue
         corners = []
@@ -745,9 +745,9 @@ def check_patchwork(drawing: PdfDrawing) -> list[CheckResult]:
     if "track" in wanted:
         if len(by_part["track"]) == 1:
             number, page = by_part["track"][0]
-            # The arrowheads' corners are read from pdfplumber's own page (the drawing keeps only boxes).
-            plumber = drawing.plumber_pages[number - 1] if len(drawing.plumber_pages) == len(drawing.pages) else None
-            heads = read_arrowheads(plumber) if plumber is not None else []
+            # The arrowheads' corners are read from the page's objects as read (the drawing keeps only boxes).
+            data = drawing.page_data[number - 1] if len(drawing.page_data) == len(drawing.pages) else None
+            heads = read_arrowheads(data) if data is not None else []
             results += check_track(page, leather, lang_of(params), heads)
         else:
             results.append(CheckResult("track positions", False, f"{len(by_part['track'])} track pages, expected 1"))

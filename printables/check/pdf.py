@@ -107,11 +107,11 @@ class PdfDrawing:
     creator: str
     print_scaling: str | None
     pages: tuple[PageDrawing, ...]
-    # The pages as pdfplumber read them, each once and in file order (``pages`` repeats a page the
-    # page tree lists twice), and pdfplumber's own pages (their parsed objects), so that the checks
-    # needing more than this drawing read the same parse instead of opening the file again.
+    # The pages as read, each once and in file order (``pages`` repeats a page the page tree lists
+    # twice), and their objects as read (check/pages.py: characters, rectangles, lines, curves), so
+    # that the checks needing more than this drawing use the same reading instead of opening the file again.
     read_pages: tuple[PageDrawing, ...] = field(default=(), compare=False, repr=False)
-    plumber_pages: tuple = field(default=(), compare=False, repr=False)
+    page_data: tuple = field(default=(), compare=False, repr=False)
 
     @property
     def kind(self) -> str | None:
@@ -142,16 +142,16 @@ def read_metadata(path: Path) -> dict:
 
 
 def read_pdf(path: Path | str, pdf=None, reader=None) -> PdfDrawing:
-    """Read a PDF's metadata (pypdf) and its drawing (pdfplumber), converted to mm.
+    """Read a PDF's metadata (pypdf) and its drawing (check/pages.py, through pypdfium2), in mm.
 
-    ``pdf`` (pdfplumber) and ``reader`` (pypdf), when given, are the file already open, so that
-    every check of a file parses its pages once (``check/dispatch.py``).
+    ``pdf`` (``open_pdf``'s pages) and ``reader`` (pypdf), when given, are the file already open, so
+    that every check of a file reads its pages once (``check/dispatch.py``).
     """
     path = Path(path)
-    if pdf is None:
-        with open_pdf(path) as opened:
-            return read_pdf(path, opened, reader)
     reader = reader if reader is not None else PdfReader(str(path))
+    if pdf is None:
+        with open_pdf(path, reader) as opened:
+            return read_pdf(path, opened, reader)
     info = reader.metadata or {}
     prefs = reader.trailer["/Root"].get("/ViewerPreferences")
     scaling = None
@@ -185,9 +185,9 @@ def read_pdf(path: Path | str, pdf=None, reader=None) -> PdfDrawing:
             PageDrawing(mm(page.width), mm(page.height), boxes, segments, words, curves, page.extract_text() or "",
                         user_units[index] if index < len(user_units) else 1.0)
         )
-    # pdfplumber reads a page that the page tree lists twice only once; a printer prints it twice.
+    # A page that the page tree lists twice is read once; a printer prints it twice.
     read_pages = tuple(pages)
-    by_id = {page.page_obj.pageid: drawn for page, drawn in zip(pdf.pages, pages)}
+    by_id = {page.page_id: drawn for page, drawn in zip(pdf.pages, pages)}
     ids = [getattr(page.indirect_reference, "idnum", None) for page in reader.pages]
     if len(pages) != len(ids) and all(i in by_id for i in ids):
         pages = [by_id[i] for i in ids]

@@ -1,6 +1,6 @@
 """A second reader for every PDF: qpdf's structural check, through pikepdf.
 
-The other PDF checks read the file with pdfplumber and pypdf, which mend a damaged cross-reference
+The other PDF checks read the file with pypdfium2 and pypdf, which mend a damaged cross-reference
 table or stream quietly where they can. qpdf says what it had to mend: a file it calls damaged
 fails here, in qpdf's own words (pikepdf's ``Pdf.check_pdf_syntax``: the problems ``qpdf --check``
 reports, each stream decoded).
