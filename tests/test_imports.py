@@ -315,7 +315,8 @@ def test_what_a_layer_reaches_stays_out_of_the_drawing(package):
 
 # A name with a leading underscore (not a dunder) is a library's own: a new release may change it
 # without a word. These are the libraries whose private names nothing of ours may read or set.
-LIBRARIES = ("numpy", "click", "cadquery", "OCP", "vtk", "vtkmodules", "pdfplumber", "pdfminer", "pypdf", "trimesh")
+LIBRARIES = ("numpy", "click", "cadquery", "OCP", "vtk", "vtkmodules", "pdfplumber", "pdfminer", "pypdf", "pypdfium2",
+             "trimesh")
 # Public names that happen to start with an underscore.
 PUBLIC_UNDERSCORED = {("os", "_exit")}  # os._exit is documented API
 

@@ -10,14 +10,68 @@ from damage import make_sheet
 from printables.check.parsing import open_pdf
 
 
-def test_the_checks_open_a_pdf_with_pdfplumbers_own_reading(tmp_path):
-    """No copy of pdfplumber's or pdfminer's internals: open_pdf's pages are pdfplumber's own, and
-    their objects are what ``pdfplumber.open`` gives."""
-    path = make_sheet(tmp_path, "minefield")
+def _near(a, b, tol: float = 1e-3) -> bool:
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_near(x, y, tol) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a - b) <= tol
+    return a == b
+
+
+CHAR_KEYS = ("text", "fontname", "x0", "x1", "top", "bottom", "size", "matrix", "upright", "non_stroking_color")
+SHAPE_KEYS = ("x0", "x1", "top", "bottom", "fill", "stroke", "non_stroking_color", "stroking_color", "pts", "path")
+
+
+@pytest.mark.parametrize("command, args", [("minefield", ()), ("patchwork", ()), ("peas", ("--lang", "ko")),
+                                           ("peas", ("--bleed", "3", "--back"))])
+def test_the_checks_read_a_page_as_pdfplumber_an_independent_reader_does(tmp_path, command, args):
+    """open_pdf reads pages through pypdfium2 (check/pages.py); pdfplumber (pdfminer's own parse of
+    the content stream) reads the same characters, rectangles, lines and curves in the same order,
+    at the same places (0.001 pt; pdfium keeps points as 32-bit floats), the same fonts with their
+    subset prefixes, colours to the file's own levels, and the same text. The Korean card holds a
+    lone space set in a second font between two texts, which pdfium's text page lists as a space of
+    its own making."""
+    path = make_sheet(tmp_path, command, *args)
     with open_pdf(path) as ours, pdfplumber.open(str(path)) as theirs:
-        assert all(type(page) is pdfplumber.page.Page for page in ours.pages)
-        assert [page.objects for page in ours.pages] == [page.objects for page in theirs.pages]
+        assert len(ours.pages) == len(theirs.pages)
+        for mine, other in zip(ours.pages, theirs.pages):
+            assert _near((mine.width, mine.height, mine.mediabox), (other.width, other.height, tuple(other.mediabox)))
+            for kind, keys in (("chars", CHAR_KEYS), ("rects", SHAPE_KEYS), ("lines", SHAPE_KEYS + ("linewidth",)),
+                               ("curves", SHAPE_KEYS)):
+                a, b = getattr(mine, kind), getattr(other, kind)
+                assert len(a) == len(b), kind
+                for x, y in zip(a, b):
+                    bad = [k for k in keys if not _near(x.get(k), y.get(k))]
+                    assert not bad, (kind, bad, {k: (x.get(k), y.get(k)) for k in bad})
+                # a stroked shape's line width is the file's (an unstroked one has none to read)
+                assert all(_near(x["linewidth"], y["linewidth"]) for x, y in zip(a, b) if y.get("stroke"))
+            assert mine.extract_text() == other.extract_text()
+            words = [(w["text"], round(w["x0"], 1), round(w["top"], 1))
+                     for w in mine.extract_words(keep_blank_chars=False, use_text_flow=True)]
+            assert words == [(w["text"], round(w["x0"], 1), round(w["top"], 1))
+                             for w in other.extract_words(keep_blank_chars=False, use_text_flow=True)]
     assert PdfReader(str(path)).pages  # the file itself is untouched by reading it
+
+
+def test_a_page_listed_twice_is_read_once_and_an_unreadable_file_is_an_error(tmp_path):
+    """Like pdfplumber, the reader reads a page object the page tree lists twice once (a copy of it
+    is a page of its own); a file pdfium cannot open raises (``check_file`` makes that a failed check)."""
+    from pypdf import PdfWriter
+
+    path = make_sheet(tmp_path, "minefield")
+    for copy in (False, True):
+        writer = PdfWriter(clone_from=str(path))
+        writer.add_page(PdfReader(str(path)).pages[0] if copy else writer.pages[0])
+        twice = tmp_path / f"twice-{copy}.pdf"
+        writer.write(str(twice))
+        assert len(PdfReader(str(twice)).pages) == 2
+        with open_pdf(twice) as ours, pdfplumber.open(str(twice)) as theirs:
+            assert len(ours.pages) == len(theirs.pages) == (2 if copy else 1)
+            assert [len(p.chars) for p in ours.pages] == [len(p.chars) for p in theirs.pages]
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 nothing")
+    with pytest.raises(Exception):
+        open_pdf(broken)
 
 
 @pytest.mark.parametrize("command, args", [("harvest", ()), ("peas", ("--lang", "ko"))])
