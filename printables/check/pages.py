@@ -7,7 +7,8 @@ points, x from the page's left, ``top``/``bottom`` from the page's top, ``matrix
 
 What is measured, and how (one place, so that a reader of a check knows what a number means):
 
-- a **character** stands on its origin; its box runs its advance width along the baseline and one
+- a **character** stands on its origin (pdfium's, or where the glyph before it in the same text
+  object ends when that is within ``SNAP_PT``: pdfium keeps 32-bit floats); its box runs its advance width along the baseline and one
   font size up from the font's descent below it (the FontDescriptor's /Descent), through the text
   matrix; ``size`` is that box's height, ``upright`` that the matrix neither turns nor mirrors it.
   ``fontname`` is the font's /BaseFont with its subset prefix (``AAAAAA+NotoSans``), found by the
@@ -39,6 +40,9 @@ TEXT, PATH, FORM = fpdf.FPDF_PAGEOBJ_TEXT, fpdf.FPDF_PAGEOBJ_PATH, fpdf.FPDF_PAG
 LINETO, BEZIERTO, MOVETO = fpdf.FPDF_SEGMENT_LINETO, fpdf.FPDF_SEGMENT_BEZIERTO, fpdf.FPDF_SEGMENT_MOVETO
 FONT_PROGRAMS = ("/FontFile", "/FontFile2", "/FontFile3")
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+# A glyph's origin this close to where the last one's advance ends is that end: glyphs set one after
+# another touch exactly, as a reader computing in doubles finds them (pdfium stores 32-bit floats).
+SNAP_PT = 1e-3
 
 
 @dataclass
@@ -214,7 +218,7 @@ class _Reader:
         is_generated, text_object, unicode, origin = (fpdf.FPDFText_IsGenerated, fpdf.FPDFText_GetTextObject,
                                                      fpdf.FPDFText_GetUnicode, fpdf.FPDFText_GetCharOrigin)
         self.generated = []
-        last, about, into = None, None, None
+        last, about, into, next_at = None, None, None, None
         for i in range(fpdf.FPDFText_CountChars(text)):
             if is_generated(text, i):  # a space or line break pdfium adds between words
                 origin(text, i, x, y)
@@ -222,7 +226,7 @@ class _Reader:
                 continue
             key = bytes(text_object(text, i))  # the handle's address: the same object, the same bytes
             if key != last:
-                last = key
+                last, next_at = key, None
                 into = found.get(key)
                 if into is None:  # the object's first character: what all of its characters share
                     obj = text_object(text, i)
@@ -234,7 +238,13 @@ class _Reader:
                     into = found[key] = []
                     about = self._text_font(obj), (m.a, m.b, m.c, m.d), fill, stroke
             origin(text, i, x, y)
-            into.append(self._char(data, unicode(text, i), x.value, y.value, *about)[0])
+            at = (x.value, y.value)
+            if into and next_at is not None and abs(at[0] - next_at[0]) < SNAP_PT and abs(at[1] - next_at[1]) < SNAP_PT:
+                at = next_at  # where the last glyph's advance ends (see SNAP_PT)
+            char, advance = self._char(data, unicode(text, i), *at, *about)
+            into.append(char)
+            a, b = about[1][0], about[1][1]
+            next_at = (at[0] + a * advance, at[1] + b * advance)
         return found
 
     def _text_font(self, obj) -> tuple:
