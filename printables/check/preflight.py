@@ -21,7 +21,7 @@ Run on every PDF by ``printables check`` (``check/dispatch.py``), whatever its k
   the bleed (fills crossing the trim), crop marks (thin lines wholly outside the trim) and the slug
   (anything wholly outside the BleedBox, cut away with it: a print-shop card's scale bar). A file
   whose parameters say ``"borderless": true`` asked for ink to the edge, and skips this check.
-  Ink is read from pdfplumber's objects: rectangles, lines and curves by their bounding boxes plus
+  Ink is read from the page's objects (check/pages.py): rectangles, lines and curves by their bounding boxes plus
   half their line width, and characters by their advance width and an ink height from the baseline
   (0.25 em below to 0.8 em above); white fills and strokes are not ink.
 - **page boxes**: a file whose parameters declare a ``bleed`` in mm, one product per page, carries
@@ -242,7 +242,7 @@ def _glyph_table(font) -> dict[str, bool] | None:
 def check_fonts(path: Path, pdf=None, reader=None) -> list[CheckResult]:
     """Every font is embedded, and every character on every page has a real glyph in its font.
 
-    ``pdf`` (pdfplumber) and ``reader`` (pypdf), when given, are the file already open: the
+    ``pdf`` (``open_pdf``'s pages) and ``reader`` (pypdf), when given, are the file already open: the
     preflight parses each page once for all its checks.
     """
     if pdf is None:
@@ -567,7 +567,7 @@ def check_page_boxes(reader: PdfReader, params: dict, pdf=None) -> CheckResult:
     MediaBox, the bleed the declared mm on every side, the TrimBox where the crop marks point.
 
     The CropBox is what viewers show and print: absent, or equal to the MediaBox, or (bleed files)
-    at least the BleedBox. ``pdf`` (pdfplumber), when given, lets the TrimBox be compared with the
+    at least the BleedBox. ``pdf`` (``open_pdf``'s pages), when given, lets the TrimBox be compared with the
     crop marks drawn on the page (within ``TRIM_TOLERANCE_MM``).
     """
     try:
@@ -995,7 +995,7 @@ def check_line_ends(pdf) -> CheckResult:
 def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader=None) -> list[CheckResult]:
     """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON), ``kind`` its kind.
 
-    ``pdf`` (pdfplumber) and ``reader`` (pypdf), when given, are the file already open.
+    ``pdf`` (``open_pdf``'s pages) and ``reader`` (pypdf), when given, are the file already open.
     """
     path = Path(path)
     params = _params(subject)
