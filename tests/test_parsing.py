@@ -53,6 +53,65 @@ def test_the_checks_read_a_page_as_pdfplumber_an_independent_reader_does(tmp_pat
     assert PdfReader(str(path)).pages  # the file itself is untouched by reading it
 
 
+def _assert_read_alike(path) -> None:
+    with open_pdf(path) as ours, pdfplumber.open(str(path)) as theirs:
+        assert len(ours.pages) == len(theirs.pages)
+        for mine, other in zip(ours.pages, theirs.pages):
+            for kind, keys in (("chars", CHAR_KEYS), ("rects", SHAPE_KEYS), ("lines", SHAPE_KEYS), ("curves", SHAPE_KEYS)):
+                a, b = getattr(mine, kind), getattr(other, kind)
+                assert len(a) == len(b), kind
+                for x, y in zip(a, b):
+                    bad = [k for k in keys if not _near(x.get(k), y.get(k))]
+                    assert not bad, (kind, bad, {k: (x.get(k), y.get(k)) for k in bad})
+                assert all(_near(x["linewidth"], y["linewidth"]) for x, y in zip(a, b) if y.get("stroke"))
+            assert mine.extract_text() == other.extract_text()
+
+
+def test_shapes_and_text_drawn_once_as_a_form_and_placed_turned_or_scaled_are_read_as_on_the_page(tmp_path):
+    """A form XObject (a shape drawn once and placed many times) is read as drawn on the page: its
+    rectangle, circle, line and text where each placing puts them, turned 30 degrees or scaled
+    1.5x (a stroke then 1.5x as wide), as pdfplumber reads them."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas
+
+    from printables.fonts import font_file
+
+    pdfmetrics.registerFont(TTFont("FormTestSans", str(font_file("regular"))))
+    path = tmp_path / "forms.pdf"
+    c = canvas.Canvas(str(path), pagesize=(300, 400), invariant=1)
+    c.beginForm("mark")
+    c.setFillColorRGB(0.2, 0.4, 0.6)
+    c.setStrokeGray(0.5)
+    c.setLineWidth(2)
+    c.rect(10, 10, 30, 20, stroke=1, fill=1)
+    c.circle(60, 20, 8, stroke=1, fill=0)
+    c.line(0, 0, 50, 0)
+    c.setFillGray(0)
+    c.setFont("FormTestSans", 9)
+    c.drawString(5, 40, "in a form")
+    c.endForm()
+    c.setFont("FormTestSans", 9)
+    c.drawString(20, 380, "on the page")
+    c.doForm("mark")
+    for turn, scale, at in ((30, 1, (100, 200)), (0, 1.5, (150, 100))):
+        c.saveState()
+        c.translate(*at)
+        c.rotate(turn)
+        c.scale(scale, scale)
+        c.doForm("mark")
+        c.restoreState()
+    c.showPage()
+    c.save()
+    _assert_read_alike(path)
+    with open_pdf(path) as pdf:
+        page = pdf.pages[0]
+        # the turned rectangle is a four-sided curve (its sides no longer along the axes)
+        assert len(page.rects) == 2 and len(page.curves) == 4 and len(page.lines) == 3
+        assert sorted(round(r["linewidth"], 3) for r in page.rects) == [2.0, 3.0]
+        assert page.extract_text().count("in a form") == 2  # the turned one reads apart, letter by letter
+
+
 def test_a_page_listed_twice_is_read_once_and_an_unreadable_file_is_an_error(tmp_path):
     """Like pdfplumber, the reader reads a page object the page tree lists twice once (a copy of it
     is a page of its own); a file pdfium cannot open raises (``check_file`` makes that a failed check)."""

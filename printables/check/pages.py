@@ -8,20 +8,26 @@ points, x from the page's left, ``top``/``bottom`` from the page's top, ``matrix
 What is measured, and how (one place, so that a reader of a check knows what a number means):
 
 - a **character** stands on its origin (pdfium's, or where the glyph before it in the same text
-  object ends when that is within ``SNAP_PT``: pdfium keeps 32-bit floats); its box runs its advance width along the baseline and one
-  font size up from the font's descent below it (the FontDescriptor's /Descent), through the text
-  matrix; ``size`` is that box's height, ``upright`` that the matrix neither turns nor mirrors it.
-  ``fontname`` is the font's /BaseFont with its subset prefix (``AAAAAA+NotoSans``), found by the
-  font program's bytes, since pdfium names a font without its prefix;
+  object ends when that is within ``SNAP_PT``: pdfium keeps 32-bit floats); its box runs its
+  advance width along the baseline and one font size up from the font's descent below it (the
+  FontDescriptor's /Descent), through the text matrix (the bounds of its four corners); ``size`` is
+  that box's height, ``upright`` that the matrix neither turns nor mirrors it. ``fontname`` is the
+  font's /BaseFont with its subset prefix (``AAAAAA+NotoSans``), found by the font program's bytes
+  (pdfium names a font without its prefix). A text object holding a lone space (a space set in a
+  second font between two texts) is read as that space, though pdfium's text page lists it as a
+  space of its own making;
 - a **path** is split into its subpaths (each ``m`` starts one); a subpath of one straight segment
   is a *line*, one of four straight sides closing on its start with sides along the axes is a
   *rectangle*, any other a *curve*. ``pts`` are the segments' end points, ``path`` the segments
   (``m``, ``l``, ``c`` with its control points, ``h``) with a side closing back to the start written
-  as ``h`` alone. A curve's box is its end points' box;
+  as ``h`` alone. A curve's box is its end points' box. ``linewidth`` is in page points (a shape
+  drawn scaled strokes as scaled); a shape that is not stroked has pdfium's default width, 1;
 - objects inside a form XObject are read as if drawn on the page (the form's matrix applied);
-  clipping is not applied (a clipped shape is read whole);
-- **colours** are pdfium's 8-bit RGB over 255: a grey (three equal parts) is one value ``(g,)``,
-  any other colour ``(r, g, b)``; a CMYK colour is read as the RGB pdfium shows it in.
+  clipping is not applied (a clipped shape is read whole); a page's /Rotate is not applied;
+- **colours** are pdfium's 8-bit RGB, each part as the fewest decimals that give that step (``0.95``,
+  not 242/255): a grey (three equal parts) is one level, a bare number for a shape and ``(g,)`` for
+  a character as pdfplumber gives them, any other colour ``(r, g, b)``; a CMYK colour is read as
+  the RGB pdfium shows it in.
 
 A page that the page tree lists twice is read once (``PdfPages.pages``), in file order.
 """
@@ -271,13 +277,11 @@ class _Reader:
         a, b, c, d = turn
         ox, oy = x - left, y - bottom
         descent = descent_em * size
-        # the box's corners (0, descent) and (advance, descent + size) through the text matrix
-        x0, y0 = c * descent + ox, d * descent + oy
-        x1, y1 = a * advance + c * (descent + size) + ox, b * advance + d * (descent + size) + oy
-        if x1 < x0:
-            x0, x1 = x1, x0
-        if y1 < y0:
-            y0, y1 = y1, y0
+        # the box (0, descent)-(advance, descent + size) through the text matrix: its four corners' bounds
+        high = descent + size
+        xs = (c * descent, a * advance + c * descent, c * high, a * advance + c * high)
+        ys = (d * descent, b * advance + d * descent, d * high, b * advance + d * high)
+        x0, x1, y0, y1 = min(xs) + ox, max(xs) + ox, min(ys) + oy, max(ys) + oy
         top = flip - y1
         return {
             "object_type": "char", "text": chr(code) if 0 <= code < 0x110000 else "\ufffd", "fontname": fontname,
@@ -346,6 +350,7 @@ class _Reader:
                     current.pop()  # the side closing back to the start: written as ``h`` alone
                 current.append(("h",))
         width = fpdf.FPDFPageObj_GetStrokeWidth(obj, ctypes.byref(self.fx)) and self.fx.value or 0.0
+        width *= math.hypot(matrix[0], matrix[1])  # in page points: a form drawn 1.5x strokes 1.5x as wide
         common = {"page_number": data.page_number, "linewidth": width, "stroke": stroked, "fill": fill,
                   "evenodd": mode.value == fpdf.FPDF_FILLMODE_ALTERNATE,
                   "stroking_color": self._stroke(obj), "non_stroking_color": self._fill(obj)}
