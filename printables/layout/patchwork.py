@@ -155,7 +155,7 @@ PT_MM = 25.4 / 72  # one point in mm
 
 def _baseline(cy: float, size_pt: float) -> float:
     """The baseline that centres digits of ``size_pt`` vertically on ``cy``."""
-    return cy + 0.36 * size_pt * PT_MM
+    return cy + 0.36 * size_pt * 25.4 / 72
 
 
 # ---------------------------------------------------------------------------------------------
