@@ -127,7 +127,7 @@ CENTRE_SCALE = 1.7  # the centre space (53) is this many spaces wide
 RIBBON_MARGIN_MM = 1.5  # the track's band reaches this far beyond the spaces' rims
 RIBBON_FILL: Colour = (0.86, 0.74, 0.56)  # a band of fabric under the spaces, darker than they are
 RIBBON_EDGE_GREY = 0.45  # low ink: the band is its outline only
-RIBBON_LINE_MM = 0.35
+RIBBON_LINE_MM = 0.35  # that outline's width
 ARROW_MAX_MM = 4.5  # an arrowhead's length along the track
 ARROW_SHARE = 0.75  # of the gap between two spaces' rims
 ARROW_WIDTH = 1.0  # an arrowhead's width as a share of its length
@@ -867,7 +867,7 @@ def _leather_mark(cx: float, cy: float, side: float, sheet: PatchworkSheet) -> l
 SPACE_RING_MM = 0.4  # a track space's outline (the centre space's: CENTRE_RING_MM)
 CENTRE_RING_MM = 0.6
 LEATHER_RING_MM = 0.3  # the leather mark's outline
-MARK_RIM_MM = 0.6  # a mark keeps at least this much inside its space's ring
+MARK_RIM_MM = 0.3  # a mark keeps at least this much inside its space's ring
 
 
 def _track_space(space: Space, sheet: PatchworkSheet) -> list[Item]:
@@ -1012,8 +1012,6 @@ LEGEND_INCOME = "button space: take your income"
 LEGEND_LEATHER = "leather space: the first to get there takes a leather patch"
 LEGEND_SECOND_MM = 62.0  # where the second legend entry starts when both share a line
 LEGEND_ENTRIES = (LEGEND_INCOME, LEGEND_LEATHER)
-
-
 LEGEND_ICON_MM = 6.0  # from an entry's start to its words
 LEGEND_LINE_MM = 5.5  # between the legend's lines
 CENTRE_LABEL = "centre: the end"
@@ -1023,7 +1021,7 @@ CENTRE_LABEL_PT = 8.0
 def _legend_entries(width: float, centre: bool = False) -> list[tuple[str, float, int]]:
     """Each legend entry's words, its x from the legend's left edge and its line (0, 1, ...): the
     button and the leather entries share a line when both fit, the second at LEGEND_SECOND_MM; the
-    centre's entry (``centre``: when its label does not fit beside the centre space) goes where the
+    centre's entry (``centre``: when its label does not fit beside the centre space) goes on the
     first line with room for it, else on a line of its own."""
     income, leather = LEGEND_ENTRIES
     placed = [(income, 0.0, 0)]
