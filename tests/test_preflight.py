@@ -283,16 +283,16 @@ def test_a_line_starting_with_a_separator_fails_line_ends(tmp_path):
 
 
 def test_clearance_fails_a_crowded_line_of_every_kind(tmp_path):
-    """Issue #24: only Patchwork (its A5 track) and the Giuthi rules (many seeds) are pending any more; a
-    line 1 mm from a box fails a Peas card, a Harvest sheet, ... as it fails any file."""
+    """Issue #24: only the Giuthi rules (many seeds) are pending any more; a line 1 mm from a box fails a
+    Peas card, a Harvest sheet, a Patchwork sheet ... as it fails any file."""
     path = _pdf(tmp_path / "near.pdf", _boxed_text(1.0))
     from printables.check.pdf import read_metadata
 
     subject = read_metadata(path)["subject"]
-    assert pf.CLEARANCE_PENDING == frozenset({"giuthi-rules", "patchwork"})
-    pending = {r.name: r for r in pf.preflight(path, subject, "patchwork")}["clearance"]
+    assert pf.CLEARANCE_PENDING == frozenset({"giuthi-rules"})
+    pending = {r.name: r for r in pf.preflight(path, subject, "giuthi-rules")}["clearance"]
     assert pending.ok and pending.detail.startswith("pending (#24")
-    for kind in ("peas", "harvest", "minefield", "giuthi-print-settings"):
+    for kind in ("peas", "harvest", "minefield", "patchwork", "giuthi-print-settings"):
         result = {r.name: r for r in pf.preflight(path, subject, kind)}["clearance"]
         assert not result.ok and not result.detail.startswith("pending"), kind
 
