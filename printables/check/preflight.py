@@ -715,24 +715,40 @@ def _text_lines(page, inks: dict) -> list[TextLine]:
     run: list = []
     height = page.height
 
+    none: dict = {}
+
     def close() -> None:
-        shown = [c for c in run if not c["text"].isspace()]
-        if not shown:
-            run.clear()
-            return
-        boxes = []
-        for c in shown:
-            size = c["size"]
-            x0, y0, x1, y1 = inks.get(c.get("fontname", ""), {}).get(c["text"], DEFAULT_INK_EM)
+        # one pass over the run: its text (a space where a gap is wider than 0.15 em after a
+        # character that is not a space) and its shown characters' ink, each side's extreme
+        pieces = []
+        previous = first = None
+        left = top = math.inf
+        right = bottom = -math.inf
+        for c in run:
+            text, size = c["text"], c["size"]
+            if previous is not None and c["x0"] - previous["x1"] > 0.15 * size and not previous["text"].isspace():
+                pieces.append(" ")
+            pieces.append(text)
+            previous = c
+            if text.isspace():
+                continue
+            if first is None:
+                first = c
+            x0, y0, x1, y1 = inks.get(c.get("fontname", ""), none).get(text, DEFAULT_INK_EM)
             origin, baseline = c["x0"], height - c["matrix"][5]
-            boxes.append((origin + x0 * size, baseline - y1 * size, origin + x1 * size, baseline - y0 * size))
-        first = shown[0]
-        mm = pt_to_mm
-        text = "".join((" " if i and c["x0"] - run[i - 1]["x1"] > 0.15 * c["size"] and not run[i - 1]["text"].isspace() else "")
-                       + c["text"] for i, c in enumerate(run)).strip()
-        lines.append(TextLine(mm(min(b[0] for b in boxes)), mm(min(b[1] for b in boxes)), mm(max(b[2] for b in boxes)),
-                              mm(max(b[3] for b in boxes)), text, first["size"], mm(height - first["matrix"][5])))
+            if origin + x0 * size < left:
+                left = origin + x0 * size
+            if baseline - y1 * size < top:
+                top = baseline - y1 * size
+            if origin + x1 * size > right:
+                right = origin + x1 * size
+            if baseline - y0 * size > bottom:
+                bottom = baseline - y0 * size
         run.clear()
+        if first is not None:
+            mm = pt_to_mm
+            lines.append(TextLine(mm(left), mm(top), mm(right), mm(bottom), "".join(pieces).strip(), first["size"],
+                                  mm(height - first["matrix"][5])))
 
     for c in page.chars:
         if not c.get("upright", True) or _white(c.get("non_stroking_color")):
@@ -833,14 +849,17 @@ def _flattened(o) -> list[tuple[float, float]]:
             points.append(args[0])
         elif op == "c" and points:
             (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points[-1], *args
-            for i in range(1, BEZIER_STEPS + 1):
-                t = i / BEZIER_STEPS
-                u = 1 - t
-                points.append((u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x3,
-                               u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t * y3))
+            points += [(w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3, w0 * y0 + w1 * y1 + w2 * y2 + w3 * y3)
+                       for w0, w1, w2, w3 in BEZIER_WEIGHTS]
         elif op == "h" and start is not None:
             points.append(start)
     return points
+
+
+# the Bernstein weights of each chord's end, t = 1/BEZIER_STEPS ... 1: u*u*u, 3*u*u*t, 3*u*t*t, t*t*t
+# with u = 1 - t, each multiplied out left to right as a point's own weighting would be
+BEZIER_WEIGHTS = tuple((u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
+                       for t, u in ((i / BEZIER_STEPS, 1 - i / BEZIER_STEPS) for i in range(1, BEZIER_STEPS + 1)))
 
 
 def _point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
@@ -923,16 +942,24 @@ def clearance_findings(pdf, reader: PdfReader, counts: list | None = None) -> li
         for line, worst in zip(lines, _nearest_edges(lines, segments, np)):
             if worst is not None:
                 out.append(Crowding(number, worst[0], line.text, worst[1], line.x0, line.top))
-        block = _blocks(lines, np)
-        limit = CLEARANCE_MM - 0.005
-        for i, j in _pairs_near(lines, limit, np):
+        for i, j, gap in _crowded_texts(lines, np):
             a, b = lines[i], lines[j]
-            if block[i] == block[j]:
-                continue
-            gap = _box_box(a, b)
-            if gap < limit:
-                out.append(Crowding(number, gap, a.text, f"the text {b.text[:30]!r}", a.x0, a.top))
+            out.append(Crowding(number, gap, a.text, f"the text {b.text[:30]!r}", a.x0, a.top))
     return out
+
+
+def _crowded_texts(lines: list[TextLine], np) -> list[tuple[int, int, float]]:
+    """(i, j, gap in mm), i < j in the order of a double loop, of every two lines of different
+    paragraphs (``_blocks``) closer than ``CLEARANCE_MM``: only pairs numpy finds near are measured."""
+    block = _blocks(lines, np)
+    limit = CLEARANCE_MM - 0.005
+    found = []
+    for i, j in _pairs_near(lines, limit, np):
+        if block[i] != block[j]:
+            gap = _box_box(lines[i], lines[j])
+            if gap < limit:
+                found.append((i, j, gap))
+    return found
 
 
 PAIRS_PER_BATCH = 1 << 21  # (row, column) pairs one numpy comparison holds (memory bound, ~2 MB a mask)
