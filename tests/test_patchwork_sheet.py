@@ -573,3 +573,94 @@ def test_the_check_fails_uneven_steps(tmp_path):
     results = _results(_with_page(document, 0, [moved(it) for it in items]), tmp_path)
     assert not results["track pitch"].ok
     assert "spaces 11 and 12 are" in results["track pitch"].detail and "spaces 12 and 13 are" in results["track pitch"].detail
+
+
+# ---------------------------------------------------------------------------------------------
+# Clearance: every text 1.5 mm from every outline and every other text (issue 24's preflight)
+
+
+def _clearance(sheet: PatchworkSheet, tmp_path):
+    from pypdf import PdfReader
+
+    from printables.check.parsing import open_pdf
+    from printables.check.preflight import check_clearance
+
+    path = tmp_path / f"{sheet.file_stem()}.pdf"
+    path.write_bytes(render_sheet("patchwork", sheet))
+    with open_pdf(path) as pdf:
+        return check_clearance(pdf, PdfReader(str(path)))
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "tr"])
+@pytest.mark.parametrize("ink", ["full", "low"])
+def test_the_a5_track_keeps_every_text_clear(tmp_path, lang, ink):
+    # Before: the numbers of the button and leather spaces stood 1.0-1.3 mm from their rings or
+    # leather squares, and "centre: the end" 0.7-1.0 mm from the first lap's band.
+    result = _clearance(PatchworkSheet(part="track", paper="a5", lang=lang, ink=ink), tmp_path)
+    assert result.ok, result.detail
+
+
+@pytest.mark.parametrize("cell", [14.5, 15.0, 17.0])
+def test_patch_cost_numbers_keep_clear_of_a_button_too_large_for_an_icon(tmp_path, cell):
+    # Before: at 15 mm squares "10" stood 1.2 mm from its 6.3 mm button's ring.
+    result = _clearance(PatchworkSheet(part="patches", cell_mm=cell, lang="ko"), tmp_path)
+    assert result.ok, result.detail
+
+
+@pytest.mark.parametrize("cell", [x / 2 for x in range(20, 61)])
+def test_a_cost_button_is_an_icon_or_rings_its_number_at_1_5_mm(cell):
+    size_pt = min(10.0, max(6.0, cell * 0.5))
+    for cost in (0, 7, 10):
+        r = lay.cost_button_radius_mm(cell, cost, size_pt)
+        assert 0.3 * cell - r >= 0  # inside its square
+        if 2 * r > lay.ICON_MAX_MM:
+            assert lay._number_radius_mm(str(cost), size_pt) + 1.5 + lay.COST_RING_MM / 2 <= r
+
+
+def _marked_spaces(document):
+    """(ring, number, leather square or None) of every marked track space on the first page."""
+    items = document.pages[0].items
+    rings = [it for it in items if isinstance(it, Circle) and it.r >= lay.MIN_SPACE_MM / 2 - 1e-9]
+    numbers = [it for it in items if isinstance(it, Text) and it.text.isdigit()]
+    squares = [it for it in items if isinstance(it, Rect)]
+    found = []
+    for number in numbers:
+        ring = next((c for c in rings if abs(c.cx - number.x) < 1e-6 and abs(c.cy - number.y) < c.r), None)
+        if ring is None or int(number.text) not in set(rules.INCOME_SPACES) | set(rules.leather_spaces("classic")):
+            continue
+        square = next((s for s in squares if abs(s.x + s.w / 2 - ring.cx) < 1e-6 and abs(s.y + s.h / 2 - ring.cy) < ring.r), None)
+        found.append((ring, number, square))
+    return found
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "a5"])
+def test_a_marked_space_keeps_its_number_1_5_mm_from_its_ring_and_its_leather_square(paper):
+    document = lay.layout(PatchworkSheet(part="track", paper=paper))
+    marked = _marked_spaces(document)
+    assert len(marked) == len(set(rules.INCOME_SPACES) | set(rules.leather_spaces("classic")))
+    for ring, number, square in marked:
+        half_w = lay.text_width_mm(number.text, number.size_pt, number.font) / 2
+        half_h = lay.DIGIT_HALF_EM * number.size_pt * lay.PT_MM
+        middle = number.y - 0.36 * number.size_pt * lay.PT_MM  # the digits' middle (layout's _baseline)
+        corner = math.hypot(half_w, abs(middle - ring.cy) + half_h)
+        assert ring.r - ring.line_mm / 2 - corner >= 1.5, number.text
+        if square is not None:
+            assert square.y - square.line_mm / 2 - (middle + half_h) >= 1.5, number.text
+            assert square.w >= 0.15 * 2 * ring.r  # still a mark the check reads
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "tr"])
+def test_the_centre_space_is_named_beside_it_or_in_the_legend(lang):
+    from printables.layout.language import drawing_in
+
+    for paper in ("a4", "letter", "a5"):
+        sheet = PatchworkSheet(part="track", paper=paper, lang=lang)
+        with drawing_in(lang):
+            document, plan = lay.layout(sheet), lay.track_plan(sheet)
+        labels = [it for it in document.pages[0].items if isinstance(it, Text) and it.text == lay.CENTRE_LABEL]
+        assert len(labels) == 1, paper
+        centre = max((it for it in document.pages[0].items if isinstance(it, Circle)), key=lambda it: it.r)
+        beside = abs(labels[0].x - centre.cx) < 1e-6 and abs(labels[0].y - centre.cy) < centre.r + 8
+        assert beside != plan.centre_in_legend, paper
+        if paper != "a5":  # the large papers: beside the centre, the first lap where it was
+            assert beside and plan.label_mm == 0

@@ -66,11 +66,10 @@ from printables.paper import pt_to_mm
 PREFLIGHT_PENDING: frozenset[str] = frozenset()  # #12's layouts have landed: every kind is strict
 PENDING_CHECKS = ("text sizes", "safe zone")
 # Kinds whose layouts still set text closer than 1.5 mm to a box or another text: the clearance
-# check reports their findings as "pending" without failing. Since issue #24's layouts every preset
-# of every kind passes; Patchwork's A5 track (smaller spaces, numbers set high over their marks)
-# and Giuthi rules sheets with many seeds (two- and three-digit counts in the pits and stores) still
-# crowd, so those two stay pending; every other kind fails a crowded line.
-CLEARANCE_PENDING: frozenset[str] = frozenset({"giuthi-rules", "patchwork"})
+# check would report their findings as "pending" without failing. Since issue #24's layouts every
+# sheet the CLI accepts, of every kind, keeps 1.5 mm (Patchwork's A5 track and Giuthi rules sheets
+# with many seeds included), so none is pending: every kind fails a crowded line.
+CLEARANCE_PENDING: frozenset[str] = frozenset()
 STRICT_ENV = "PRINTABLES_PREFLIGHT_STRICT"
 
 BODY_MIN_PT = {"sheet": 8.0, "card": 7.0}

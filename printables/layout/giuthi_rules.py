@@ -38,7 +38,13 @@ MAX_LAPS = 3  # every example is a turn of at most this many laps: one picture e
 # Board drawing (mm).
 PIT_PITCH_MM = 10.0
 PIT_RADIUS_MM = 4.2  # pits 8.4 mm across
-STORE_W_MM = 8.0
+PIT_LINE_MM = 0.25
+# The last seed's ring lies on the pit's outline (flush with its outer edge), leaving the count
+# the most room inside it.
+RING_LINE_MM = 0.6
+RING_RADIUS_MM = PIT_RADIUS_MM + PIT_LINE_MM / 2 - RING_LINE_MM / 2
+STORE_W_MM = 8.0  # at least; wider when a store's count needs it (store_width_mm)
+STORE_LINE_MM = 0.3
 STORE_GAP_MM = 1.0  # between a store and the lane that turns round the end of the rows
 PAD_MM = 1.5
 INDEX_ROW_MM = 4.2  # room for the pit numbers above North's row and below South's (1.5 mm clear of frame and pits)
@@ -60,7 +66,21 @@ LAP_ROW_MM = 5.4
 LAP_BASELINE_MM = 2.4
 OUTCOME_DROP_MM = 0.5
 LABEL_PT = 8.0
-COUNT_PT = 10.0
+COUNT_PT = 10.0  # a count fits its pit at this size, or at the largest size down to COUNT_MIN_PT
+COUNT_FONT = "Helvetica-Bold"
+COUNT_MIN_PT = 8.0  # the smallest text of a diagram (its labels' size): what the check reads
+COUNT_STEP_PT = 0.5
+# A count keeps the preflight's 1.5 mm (printables/check/preflight.py) from its pit's or store's
+# outline, plus a margin for the outline's curve being drawn as Bézier arcs and read as chords.
+COUNT_CLEAR_MM = 1.5
+COUNT_SLACK_MM = 0.05
+# The digits' ink in the faces a count prints in (Noto Sans Bold, NanumGothic Bold), beside what the
+# stored metrics give (advance widths, cap height): at least this far inside the advance at each
+# side, and up to this far over the cap height and under the baseline, in em
+# (tests/test_giuthi_rules_clearance.py measures the installed faces).
+DIGIT_SIDE_EM = 0.015
+DIGIT_OVER_CAP_EM = 0.02
+DIGIT_BELOW_EM = 0.07
 TEXT_PT = 9.0
 HEADING_PT = 12.0
 QUICK_PT = 10.0  # the quick reference's text; headings 1 pt and the title 4 pt larger
@@ -359,10 +379,11 @@ def sections(pits_per_row: int, seeds_per_pit: int) -> tuple[tuple[str, tuple[st
 # Drawing
 
 
-def board_size_mm(pits_per_row: int, rounds: int = 1) -> tuple[float, float]:
-    """Width and height of one drawn board (frame), in mm, with room for trails of ``rounds`` rounds."""
+def board_size_mm(pits_per_row: int, rounds: int = 1, store_w: float = STORE_W_MM) -> tuple[float, float]:
+    """Width and height of one drawn board (frame), in mm, with room for trails of ``rounds`` rounds
+    and stores ``store_w`` wide."""
     ring = _ring_margin(rounds)
-    w = 2 * (PAD_MM + STORE_W_MM + STORE_GAP_MM + ring) + (pits_per_row - 1) * PIT_PITCH_MM
+    w = 2 * (PAD_MM + store_w + STORE_GAP_MM + ring) + (pits_per_row - 1) * PIT_PITCH_MM
     h = 2 * (PAD_MM + INDEX_ROW_MM + ring) + PIT_PITCH_MM
     return w, h
 
@@ -384,6 +405,7 @@ class BoardGeometry:
     y: float
     n: int
     rounds: int
+    store_w: float = STORE_W_MM
 
     @property
     def ring(self) -> float:
@@ -402,7 +424,7 @@ class BoardGeometry:
 
     def column_x(self, col: int) -> float:
         """Centre of column ``col`` (0 at the left)."""
-        return self.x + PAD_MM + STORE_W_MM + STORE_GAP_MM + self.ring + col * PIT_PITCH_MM
+        return self.x + PAD_MM + self.store_w + STORE_GAP_MM + self.ring + col * PIT_PITCH_MM
 
     def is_south(self, pit: int) -> bool:
         """True for South's pits (the lower row)."""
@@ -497,37 +519,94 @@ def trail_rounds(trail: tuple[int, ...], pits_per_row: int) -> int:
     return (len(trail) - 1) // (2 * pits_per_row) + 1
 
 
-def draw_board(view: BoardView, x: float, y: float, rounds: int = 1) -> list[Item]:
-    """One board with its frame's top-left at (x, y): stores at the ends, North's row above South's,
-    and the lap's arrow round the pits."""
+def count_ink_mm(text: str, size_pt: float) -> tuple[float, float, float]:
+    """A count's ink as it prints in the sheet's language (``drawing_in``): half its width, half its
+    height, and how far under the ink's middle its baseline stands, in mm (bounds of the ink, from the
+    advances and the cap height)."""
+    from printables import fonts
+    from printables.i18n.fonts import face_for
+    from printables.layout.language import active_lang
+
+    em = size_pt * PT_TO_MM
+    above = fonts.cap_height_mm(size_pt, face_for(active_lang(), COUNT_FONT)) + DIGIT_OVER_CAP_EM * em
+    below = DIGIT_BELOW_EM * em
+    width = text_width_mm(text, size_pt, COUNT_FONT) - 2 * DIGIT_SIDE_EM * em
+    return width / 2, (above + below) / 2, (above - below) / 2
+
+
+def _count_sizes() -> list[float]:
+    """The sizes a count may take, largest first."""
+    steps = int(round((COUNT_PT - COUNT_MIN_PT) / COUNT_STEP_PT))
+    return [COUNT_PT - k * COUNT_STEP_PT for k in range(steps + 1)]
+
+
+def count_size_pt(text: str, room_radius_mm: float) -> float | None:
+    """The largest size (``COUNT_PT`` down to ``COUNT_MIN_PT``) at which ``text``, centred in a circle
+    whose inner edge is ``room_radius_mm`` from the centre, keeps ``COUNT_CLEAR_MM`` from it; None if
+    none does."""
+    for size in _count_sizes():
+        half_w, half_h, _ = count_ink_mm(text, size)
+        if math.hypot(half_w, half_h) + COUNT_CLEAR_MM + COUNT_SLACK_MM <= room_radius_mm:
+            return size
+    return None
+
+
+def pit_room_mm(ringed: bool) -> float:
+    """From a pit's centre to the inner edge of its outline (or of the last seed's ring)."""
+    return RING_RADIUS_MM - RING_LINE_MM / 2 if ringed else PIT_RADIUS_MM - PIT_LINE_MM / 2
+
+
+def pit_count_size_pt(count: int, ringed: bool) -> float:
+    """The size a pit's count is set in: ``COUNT_PT``, or smaller where the pit (or its ring) is too
+    tight for it; a count that fits at no size a player reads is refused."""
+    size = count_size_pt(str(count), pit_room_mm(ringed))
+    if size is None:
+        where = "a ringed pit" if ringed else "a pit"
+        raise ValueError(f"{count} seeds: the count does not fit {where} {2 * PIT_RADIUS_MM:g} mm across"
+                         f" at {COUNT_MIN_PT:g} pt or more")
+    return size
+
+
+def store_width_mm(examples) -> float:
+    """The stores' width on a sheet: ``STORE_W_MM``, or wide enough that the largest count any of the
+    diagrams puts in a store keeps ``COUNT_CLEAR_MM`` from its sides at ``COUNT_PT`` (by half mm)."""
+    counts = [c for e in examples for b in e.boards for c in b.stores]
+    widest = max((count_ink_mm(str(c), COUNT_PT)[0] for c in counts), default=0.0)
+    need = 2 * (widest + COUNT_CLEAR_MM + COUNT_SLACK_MM + STORE_LINE_MM / 2)
+    return max(STORE_W_MM, math.ceil(need * 2) / 2)
+
+
+def draw_board(view: BoardView, x: float, y: float, rounds: int = 1, store_w: float = STORE_W_MM) -> list[Item]:
+    """One board with its frame's top-left at (x, y): stores ``store_w`` wide at the ends, North's
+    row above South's, and the lap's arrow round the pits."""
     n = len(view.pits) // 2
-    geo = BoardGeometry(x, y, n, rounds)
-    w, h = board_size_mm(n, rounds)
+    geo = BoardGeometry(x, y, n, rounds, store_w)
+    w, h = board_size_mm(n, rounds, store_w)
     items: list[Item] = [Rect(x, y, w, h, stroke=0.35, fill=WOOD, line_mm=0.3)]
     store_top = geo.north_y - PIT_RADIUS_MM
     store_h = PIT_PITCH_MM + 2 * PIT_RADIUS_MM
-    count_dy = COUNT_PT * 0.35 * 25.4 / 72
     # North's store on the left, South's on the right (as the rule core's text board).
     for sx, count, player in ((x + PAD_MM, view.stores[rules.NORTH], rules.NORTH),
-                              (x + w - PAD_MM - STORE_W_MM, view.stores[rules.SOUTH], rules.SOUTH)):
-        items.append(Rect(sx, store_top, STORE_W_MM, store_h, stroke=0.2, fill=1.0, line_mm=0.3))
-        items.append(Text(sx + STORE_W_MM / 2, store_top + store_h / 2 + count_dy, str(count),
-                          COUNT_PT, "Helvetica-Bold", "middle"))
+                              (x + w - PAD_MM - store_w, view.stores[rules.SOUTH], rules.SOUTH)):
+        items.append(Rect(sx, store_top, store_w, store_h, stroke=0.2, fill=1.0, line_mm=STORE_LINE_MM))
+        items.append(Text(sx + store_w / 2, store_top + store_h / 2 + count_ink_mm(str(count), COUNT_PT)[2],
+                          str(count), COUNT_PT, COUNT_FONT, "middle"))
         if view.gained and player == rules.SOUTH:
-            items.append(Text(sx + STORE_W_MM / 2, store_top - 1.9, f"+{view.gained}", LABEL_PT, "Helvetica-Bold",
+            items.append(Text(sx + store_w / 2, store_top - 1.9, f"+{view.gained}", LABEL_PT, "Helvetica-Bold",
                               "middle", colour=CAPTURED_TEXT))
     for pit in range(2 * n):
         cx, cy = geo.centre(pit)
         fill = SOWN_FROM if pit == view.sown_from else CAPTURED if pit in view.captured else 1.0
-        items.append(Circle(cx, cy, PIT_RADIUS_MM, stroke=0.2, fill=fill, line_mm=0.25))
+        items.append(Circle(cx, cy, PIT_RADIUS_MM, stroke=0.2, fill=fill, line_mm=PIT_LINE_MM))
     if view.trail:
         items += draw_trail(geo, view.trail)
         lx, ly = geo.centre(view.last)
-        items.append(Circle(lx, ly, PIT_RADIUS_MM - 0.4, stroke=LAST_SEED, line_mm=0.7))
+        items.append(Circle(lx, ly, RING_RADIUS_MM, stroke=LAST_SEED, line_mm=RING_LINE_MM))
     for pit in range(2 * n):
         cx, cy = geo.centre(pit)
         count = view.pits[pit]
-        items.append(Text(cx, cy + count_dy, str(count), COUNT_PT, "Helvetica-Bold", "middle",
+        size = pit_count_size_pt(count, bool(view.trail) and pit == view.last)
+        items.append(Text(cx, cy + count_ink_mm(str(count), size)[2], str(count), size, COUNT_FONT, "middle",
                           colour=0.0 if count else 0.55))
         label_y = (y + h - PAD_MM - 0.6) if geo.is_south(pit) else (y + PAD_MM + INDEX_ROW_MM - 1.4)
         items.append(Text(cx, label_y, str(pit), LABEL_PT, anchor="middle", colour=GREY))
@@ -570,13 +649,16 @@ def _example_rounds(example: Example, n: int) -> int:
     return max([trail_rounds(b.trail, n) for b in example.boards if b.trail] or [1])
 
 
-def diagram_blocks(number: int, example: Example, width_mm: float) -> list[tuple[list[Item], float]]:
+def diagram_blocks(number: int, example: Example, width_mm: float,
+                   store_w: float | None = None) -> list[tuple[list[Item], float]]:
     """The diagram as blocks that may stand on different pages, each (items from y = 0, height): the
     caption with the first row of boards, every further row (each board with its lap's words above
-    and what it led to below), the notes with the last row."""
+    and what it led to below), the notes with the last row. Stores are ``store_w`` wide (the
+    sheet's; by default as wide as this diagram's counts need)."""
     n = len(example.boards[0].pits) // 2
     rounds = _example_rounds(example, n)
-    bw, bh = board_size_mm(n, rounds)
+    store_w = store_width_mm((example,)) if store_w is None else store_w
+    bw, bh = board_size_mm(n, rounds, store_w)
     per_row = max(1, int((width_mm + BOARD_GAP_MM) // (bw + BOARD_GAP_MM)))
     label_h = line_height_mm(LABEL_PT)
     blocks: list[tuple[list[Item], float]] = []
@@ -597,7 +679,7 @@ def diagram_blocks(number: int, example: Example, width_mm: float) -> list[tuple
             bx = i * (bw + BOARD_GAP_MM)
             items += label_with_symbol(bx, y - LAP_BASELINE_MM, view.label, LABEL_PT, view.direction, "Helvetica-Bold",
                                        colour=0.2)
-            items += draw_board(view, bx, y, rounds)
+            items += draw_board(view, bx, y, rounds, store_w)
             ly = y + bh
             for line in below[i]:
                 ly += label_h
@@ -619,10 +701,11 @@ def diagram_height_mm(example: Example, width_mm: float, pits_per_row: int | Non
     return sum(h for _, h in diagram_blocks(0, example, width_mm))
 
 
-def draw_diagram(number: int, example: Example, x: float, y: float, width_mm: float) -> list[Item]:
+def draw_diagram(number: int, example: Example, x: float, y: float, width_mm: float,
+                 store_w: float | None = None) -> list[Item]:
     """Caption "Diagram N (key): ...", the boards left to right (wrapping) and the notes below."""
     items: list[Item] = []
-    for block, height in diagram_blocks(number, example, width_mm):
+    for block, height in diagram_blocks(number, example, width_mm, store_w):
         items += translate(block, x, y)
         y += height
     return items
@@ -645,8 +728,8 @@ def _legend_icon(kind: str, x: float, cy: float) -> tuple[list[Item], float]:
         fill = SOWN_FROM if kind == "lifted" else CAPTURED
         return [Circle(x + r, cy, r, stroke=0.2, fill=fill, line_mm=0.25)], 2 * r
     if kind == "last":
-        return [Circle(x + r, cy, r, stroke=0.2, fill=1.0, line_mm=0.25),
-                Circle(x + r, cy, r - 0.35, stroke=LAST_SEED, line_mm=0.6)], 2 * r
+        return [Circle(x + r, cy, r, stroke=0.2, fill=1.0, line_mm=PIT_LINE_MM),
+                Circle(x + r, cy, r + PIT_LINE_MM / 2 - RING_LINE_MM / 2, stroke=LAST_SEED, line_mm=RING_LINE_MM)], 2 * r
     if kind == "trail":
         length = 14.0
         items: list[Item] = [Polygon(((x, cy), (x + length - HEAD_LEN_MM, cy)), stroke=ARROW, line_mm=TRAIL_MM, closed=False)]
@@ -780,7 +863,8 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
     by_key = {e.key: e for e in examples}
     page_w, page_h = page_size_mm(paper)
     x, width = MARGIN_MM, page_w - 2 * MARGIN_MM
-    if board_size_mm(pits_per_row)[0] > width:
+    store_w = store_width_mm(examples)  # one width on every board of the sheet
+    if board_size_mm(pits_per_row, 1, store_w)[0] > width:
         raise ValueError(f"a 2x{pits_per_row} board does not fit across {paper}")
     footer_y = page_h - MARGIN_MM
     bottom = footer_y - line_height_mm(LABEL_PT) - 1.0
@@ -815,7 +899,7 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
         """The diagram block by block; ``lead``, a paragraph that stays with its first block."""
         nonlocal y, number
         number += 1
-        for i, (items, height) in enumerate(diagram_blocks(number, by_key[key], width)):
+        for i, (items, height) in enumerate(diagram_blocks(number, by_key[key], width, store_w)):
             if i == 0 and lead is not None:
                 need(len(lead) * line_height_mm(TEXT_PT) + 1.2 + 1.5 + height)
                 mark()
@@ -843,7 +927,7 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
         interleaved = len(keys) == len(paragraphs)
         first = 0.0
         if interleaved:  # the heading, its rule and the first row of the rule's example stand together
-            first = 1.2 + 1.5 + diagram_blocks(number + 1, by_key[keys[0]], width)[0][1]
+            first = 1.2 + 1.5 + diagram_blocks(number + 1, by_key[keys[0]], width, store_w)[0][1]
         need(line_height_mm(HEADING_PT) + 2 + len(lines[0]) * line_height_mm(TEXT_PT) + first)
         mark()
         y += line_height_mm(HEADING_PT)

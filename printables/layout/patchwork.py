@@ -58,6 +58,14 @@ HEADER_MM = 15.0  # heading line, subtitle line and a little air
 TEXT_PT = 8.0  # body text of a sheet
 LABEL_PT = 7.0  # short labels (legend, "start", token notes); nothing on a sheet is under 6 pt
 MIN_NUMBER_PT = 6.5  # the smallest number on a track space
+CLEARANCE_MM = 1.5  # a text keeps this much paper from every outline and every other text
+CLEARANCE_SLACK_MM = 0.05  # and a little more, so rounding in the file never brings it under
+ICON_MAX_MM = 6.0  # a ring this small reads as an icon (a coin): its number needs no 1.5 mm from it
+# Digits centred by _baseline reach this far above and below their centre line, in em (Noto Sans Bold
+# and NanumGothic Bold digits, with room); a number's width is taken as its advance, wider than its ink.
+DIGIT_HALF_EM = 0.43
+LABEL_INK_EM = 1.05  # a label's ink, ascender to descender (Turkish ş and ç, Hangul), in em
+LABEL_DESCENT_EM = 0.25  # of which below the baseline
 
 # One solid dark cut line around every piece, in both inks; the decorative stitching is white dashes
 # well inside a coloured patch (full ink only: on a low-ink patch the cut line is its only outline).
@@ -119,6 +127,7 @@ CENTRE_SCALE = 1.7  # the centre space (53) is this many spaces wide
 RIBBON_MARGIN_MM = 1.5  # the track's band reaches this far beyond the spaces' rims
 RIBBON_FILL: Colour = (0.86, 0.74, 0.56)  # a band of fabric under the spaces, darker than they are
 RIBBON_EDGE_GREY = 0.45  # low ink: the band is its outline only
+RIBBON_LINE_MM = 0.35  # that outline's width
 ARROW_MAX_MM = 4.5  # an arrowhead's length along the track
 ARROW_SHARE = 0.75  # of the gap between two spaces' rims
 ARROW_WIDTH = 1.0  # an arrowhead's width as a share of its length
@@ -139,6 +148,9 @@ def _ink(sheet: PatchworkSheet, colour: Colour | None) -> Colour | None:
 
 def _cut_grey(sheet: PatchworkSheet) -> float:
     return CUT_GREY_LOW_INK if sheet.low_ink else CUT_GREY
+
+
+PT_MM = 25.4 / 72  # one point in mm
 
 
 def _baseline(cy: float, size_pt: float) -> float:
@@ -243,17 +255,35 @@ def _hourglass(cx: float, cy: float, w: float, h: float, sheet: PatchworkSheet) 
     return [body, *sand]
 
 
+COST_RING_MM = 0.35  # the cost button's outline
+
+
 def _cost_button(cx: float, cy: float, r: float, cost: int, size_pt: float) -> list[Item]:
     return [
-        Circle(cx, cy, r, stroke=INK_DARK, fill=WHITE, line_mm=0.35),
+        Circle(cx, cy, r, stroke=INK_DARK, fill=WHITE, line_mm=COST_RING_MM),
         Text(cx, _baseline(cy, size_pt), str(cost), size_pt=size_pt, font="Helvetica-Bold", anchor="middle", colour=INK_DARK),
     ]
+
+
+def _number_radius_mm(text: str, size_pt: float) -> float:
+    """How far the ink of a number centred on a point (``_baseline``) reaches from it, corner included."""
+    half_w = text_width_mm(text, size_pt, "Helvetica-Bold") / 2
+    return math.hypot(half_w, DIGIT_HALF_EM * size_pt * PT_MM)
+
+
+def cost_button_radius_mm(cell: float, cost: int, size_pt: float) -> float:
+    """The cost button's radius: a fifth of the square; a button too large to read as an icon is an
+    outline, and grows until its number keeps ``CLEARANCE_MM`` from its ring."""
+    r = min(4.2, 0.21 * cell)
+    if 2 * r > ICON_MAX_MM:
+        r = max(r, _number_radius_mm(str(cost), size_pt) + CLEARANCE_MM + COST_RING_MM / 2 + CLEARANCE_SLACK_MM)
+    return r
 
 
 def patch_label(x: float, y: float, cell: float, cost: int, time: int, sheet: PatchworkSheet) -> list[Item]:
     """Cost (a numbered button, top left) and time (hourglass and number, bottom right) in one square."""
     size_pt = min(10.0, max(6.0, cell * 0.5))
-    r = min(4.2, 0.21 * cell)
+    r = cost_button_radius_mm(cell, cost, size_pt)
     items = _cost_button(x + 0.3 * cell, y + 0.3 * cell, r, cost, size_pt)
     hw, hh = 0.15 * cell, 0.26 * cell
     hx, hy = x + 0.56 * cell, y + 0.7 * cell
@@ -656,7 +686,7 @@ class Space:
     r: float
 
 
-def spiral_spaces(space_mm: float) -> list[Space]:
+def spiral_spaces(space_mm: float, label_mm: float = 0.0) -> list[Space]:
     """The 54 spaces along a square spiral around the centre space, 53 at (0, 0).
 
     The spiral is straight runs joined by rounded corners; walking inwards from 0 it turns
@@ -664,12 +694,12 @@ def spiral_spaces(space_mm: float) -> list[Space]:
     step into the bigger centre space leaves the same gap between rims), and the laps stand
     lap_gap_mm apart, rim to rim, clearly wider than the gap along the track.
     """
-    return list(_spiral(space_mm)[0])
+    return list(_spiral(space_mm, label_mm)[0])
 
 
-def spiral_path(space_mm: float) -> list[tuple[float, float]]:
+def spiral_path(space_mm: float, label_mm: float = 0.0) -> list[tuple[float, float]]:
     """The spiral's centre line from the centre out to space 0, as points (for the ribbon)."""
-    return list(_spiral(space_mm)[1])
+    return list(_spiral(space_mm, label_mm)[1])
 
 
 def _gap_mm(space_mm: float, rule: tuple[float, float, float]) -> float:
@@ -692,16 +722,25 @@ def track_pitch_mm(space_mm: float) -> float:
     return space_mm + space_gap_mm(space_mm)
 
 
-def _spiral_corners(space_mm: float, length: float) -> list[tuple[float, float]]:
+def first_lap_mm(space_mm: float, label_mm: float = 0.0) -> float:
+    """From the centre space's middle to the first lap's runs around it, centre line to centre line;
+    with ``label_mm``, far enough for a label that tall between the centre space and the lap's band,
+    ``CLEARANCE_MM`` from both."""
+    r = space_mm / 2
+    label_room = (CENTRE_RING_MM / 2 + 2 * (CLEARANCE_MM + CLEARANCE_SLACK_MM) + label_mm
+                  + r + RIBBON_MARGIN_MM + RIBBON_LINE_MM / 2) if label_mm else 0.0
+    return max(space_mm + lap_gap_mm(space_mm), CENTRE_SCALE * r + r + lap_gap_mm(space_mm), CENTRE_SCALE * r + label_room)
+
+
+def _spiral_corners(space_mm: float, length: float, label_mm: float = 0.0) -> list[tuple[float, float]]:
     """Corner points of a square spiral from the centre outwards, at least ``length`` mm long.
 
     The first run leaves the centre to the right; each run turns left of the one before (on the
     page, y down), and parallel runs of neighbouring laps are one lap apart: runs of h, h, 2h, 2h,
     2h + lap, 2h + lap, 2h + 2 lap, ... where h keeps the first lap clear of the centre space.
     """
-    r = space_mm / 2
     lap = space_mm + lap_gap_mm(space_mm)
-    h = max(lap, CENTRE_SCALE * r + r + lap_gap_mm(space_mm))
+    h = first_lap_mm(space_mm, label_mm)
     x, y = 0.0, 0.0
     corners = [(x, y)]
     total = 0.0
@@ -753,13 +792,13 @@ def _next_at(points: list[tuple[float, float]], index: int, start: tuple[float, 
 
 
 @lru_cache(maxsize=None)
-def _spiral(space_mm: float) -> tuple[tuple[Space, ...], tuple[tuple[float, float], ...]]:
+def _spiral(space_mm: float, label_mm: float = 0.0) -> tuple[tuple[Space, ...], tuple[tuple[float, float], ...]]:
     """The spaces and the centre line, computed once per size (a sheet sizes its track more than once)."""
     r = space_mm / 2
     r_centre = CENTRE_SCALE * r
     pitch = track_pitch_mm(space_mm)
     step_gap = space_gap_mm(space_mm)
-    corners = _spiral_corners(space_mm, r_centre + r + step_gap + 1.5 * rules.FINAL_POSITION * pitch)
+    corners = _spiral_corners(space_mm, r_centre + r + step_gap + 1.5 * rules.FINAL_POSITION * pitch, label_mm)
     points = _round_corners(corners, CORNER_RADIUS * pitch)
     index, at = _next_at(points, 0, points[0], (0.0, 0.0), r_centre + step_gap + r)
     centres = [at]
@@ -802,18 +841,18 @@ def _extent(spaces: list[Space]) -> tuple[float, float, float, float]:
     )
 
 
-def _track_extent(space_mm: float) -> tuple[float, float, float, float]:
+def _track_extent(space_mm: float, label_mm: float = 0.0) -> tuple[float, float, float, float]:
     """The spaces' extent with the ribbon around them."""
-    x0, y0, x1, y1 = _extent(spiral_spaces(space_mm))
+    x0, y0, x1, y1 = _extent(spiral_spaces(space_mm, label_mm))
     m = RIBBON_MARGIN_MM
     return x0 - m, y0 - m, x1 + m, y1 + m
 
 
-def track_space_mm(width: float, height: float) -> float:
+def track_space_mm(width: float, height: float, label_mm: float = 0.0) -> float:
     """The largest space size (0.5 mm steps, up to 16 mm) whose spiral fits width x height."""
     size = MAX_SPACE_MM
     while size >= MIN_SPACE_MM:
-        x0, y0, x1, y1 = _track_extent(size)
+        x0, y0, x1, y1 = _track_extent(size, label_mm)
         if x1 - x0 <= width and y1 - y0 <= height:
             return size
         size -= 0.5
@@ -821,7 +860,14 @@ def track_space_mm(width: float, height: float) -> float:
 
 
 def _leather_mark(cx: float, cy: float, side: float, sheet: PatchworkSheet) -> list[Item]:
-    return [Rect(cx - side / 2, cy - side / 2, side, side, stroke=INK_DARK, fill=None if sheet.low_ink else LEATHER_BROWN, line_mm=0.3)]
+    return [Rect(cx - side / 2, cy - side / 2, side, side, stroke=INK_DARK, fill=None if sheet.low_ink else LEATHER_BROWN,
+                 line_mm=LEATHER_RING_MM)]
+
+
+SPACE_RING_MM = 0.4  # a track space's outline (the centre space's: CENTRE_RING_MM)
+CENTRE_RING_MM = 0.6
+LEATHER_RING_MM = 0.3  # the leather mark's outline
+MARK_RIM_MM = 0.3  # a mark keeps at least this much inside its space's ring
 
 
 def _track_space(space: Space, sheet: PatchworkSheet) -> list[Item]:
@@ -829,18 +875,38 @@ def _track_space(space: Space, sheet: PatchworkSheet) -> list[Item]:
     leather = space.position in rules.leather_spaces(sheet.leather)
     centre = space.position == rules.FINAL_POSITION
     fill = WHITE if sheet.low_ink else (TRACK_CENTRE_FILL if centre else TRACK_FILL)
-    items: list[Item] = [Circle(space.cx, space.cy, space.r, stroke=INK_DARK, fill=fill, line_mm=0.6 if centre else 0.4)]
+    ring = CENTRE_RING_MM if centre else SPACE_RING_MM
+    items: list[Item] = [Circle(space.cx, space.cy, space.r, stroke=INK_DARK, fill=fill, line_mm=ring)]
     d = 2 * space.r if not centre else 2 * space.r / CENTRE_SCALE
     size_pt = max(MIN_NUMBER_PT, min(11.0, d * 0.55)) * (1.3 if centre else 1.0)
+    text = str(space.position)
     marks = income or leather
     number_y = space.cy - (0.2 * d if marks else 0.0)
-    items.append(Text(space.cx, _baseline(number_y, size_pt), str(space.position), size_pt=size_pt,
-                      font="Helvetica-Bold", anchor="middle", colour=INK_DARK))
     mark_y = space.cy + 0.22 * d + (0.12 * d if centre else 0.0)
+    side = 0.3 * d  # the leather mark's side
+    if marks:
+        # The number keeps CLEARANCE_MM from the ring: on a small space it sits lower than a fifth up,
+        # and the mark under it moves down (a leather square, an outline, also CLEARANCE_MM from it).
+        half_h = DIGIT_HALF_EM * size_pt * PT_MM
+        inner = space.r - ring / 2 - CLEARANCE_MM - CLEARANCE_SLACK_MM
+        half_w = text_width_mm(text, size_pt, "Helvetica-Bold") / 2
+        highest = space.cy - math.sqrt(max(0.0, inner * inner - half_w * half_w)) + half_h
+        number_y = max(number_y, highest)
+        below = number_y + half_h  # the number's ink ends here
+        if leather:
+            top = below + CLEARANCE_MM + LEATHER_RING_MM / 2 + CLEARANCE_SLACK_MM
+            if mark_y - side / 2 < top:
+                bottom = space.cy + space.r - ring / 2 - MARK_RIM_MM
+                side = min(side, bottom - top)
+                mark_y = top + side / 2
+        else:
+            mark_y = max(mark_y, below + MARK_RIM_MM + 0.17 * d)
+    items.append(Text(space.cx, _baseline(number_y, size_pt), text, size_pt=size_pt,
+                      font="Helvetica-Bold", anchor="middle", colour=INK_DARK))
     if income:
         items += _income_button(space.cx, mark_y, 0.17 * d, sheet)
     if leather:
-        items += _leather_mark(space.cx, mark_y, 0.3 * d, sheet)
+        items += _leather_mark(space.cx, mark_y, side, sheet)
     return items
 
 
@@ -857,7 +923,7 @@ def _ribbon(line: list[tuple[float, float]], half: float, sheet: PatchworkSheet)
         right.append((x - half * nx, y - half * ny))
     outline = tuple(left + right[::-1])
     if sheet.low_ink:
-        return Polygon(outline, stroke=RIBBON_EDGE_GREY, fill=None, line_mm=0.35)
+        return Polygon(outline, stroke=RIBBON_EDGE_GREY, fill=None, line_mm=RIBBON_LINE_MM)
     return Polygon(outline, stroke=None, fill=RIBBON_FILL)
 
 
@@ -878,15 +944,57 @@ def _arrows(spaces: list[Space]) -> list[Item]:
     return items
 
 
-def _track_labels(spaces: list[Space]) -> list[Item]:
-    """"start" above space 0, and "centre: the end" beside the centre space, away from space 52."""
+def _ribbon_stroke_mm(sheet: PatchworkSheet) -> float:
+    """The band's outline (low ink) or none (a filled band)."""
+    return RIBBON_LINE_MM if sheet.low_ink else 0.0
+
+
+def centre_label_fits(space_mm: float, sheet: PatchworkSheet) -> bool:
+    """Whether "centre: the end" fits between the centre space and the first lap's band, keeping
+    ``CLEARANCE_MM`` from both (else the legend under the track names the centre space)."""
+    room = (first_lap_mm(space_mm) - CENTRE_SCALE * space_mm / 2 - CENTRE_RING_MM / 2
+            - (space_mm / 2 + RIBBON_MARGIN_MM + _ribbon_stroke_mm(sheet) / 2))
+    return room - 2 * (CLEARANCE_MM + CLEARANCE_SLACK_MM) >= LABEL_INK_EM * CENTRE_LABEL_PT * PT_MM
+
+
+def _band_top(outline: list[tuple[float, float]], x0: float, x1: float) -> float:
+    """The highest point of the band's outline between x0 and x1 (y down), its edges followed exactly."""
+    top = math.inf
+    for (ax, ay), (bx, by) in zip(outline, outline[1:] + outline[:1]):
+        lo, hi = max(min(ax, bx), x0), min(max(ax, bx), x1)
+        if lo > hi:
+            continue
+        for x in (lo, hi):
+            t = 0.0 if bx == ax else (x - ax) / (bx - ax)
+            top = min(top, ay + t * (by - ay))
+    return top
+
+
+def _track_labels(spaces: list[Space], outline: list[tuple[float, float]], sheet: PatchworkSheet,
+                  centre_label: bool, tight: bool = False) -> list[Item]:
+    """"start" above space 0, clear of the band under it; "centre: the end" beside the centre
+    space, away from space 52, when it fits there (``centre_label``): ``LABEL_CLEARANCE_MM`` from
+    the centre's ring, or just ``CLEARANCE_MM`` when the first lap was moved out for it (``tight``)."""
     start, last, centre = spaces[rules.START_POSITION], spaces[rules.FINAL_POSITION - 1], spaces[rules.FINAL_POSITION]
-    items: list[Item] = [Text(start.cx, start.cy - start.r - RIBBON_MARGIN_MM - LABEL_CLEARANCE_MM, "start", size_pt=8,
-                              font="Helvetica-Bold", anchor="middle")]
+    half_w = text_width_mm("start", 8, "Helvetica-Bold") / 2 + CLEARANCE_MM
+    band = _band_top(outline, start.cx - half_w, start.cx + half_w) - _ribbon_stroke_mm(sheet) / 2
+    descent = LABEL_DESCENT_EM * 8 * PT_MM
+    y = min(start.cy - start.r - RIBBON_MARGIN_MM - LABEL_CLEARANCE_MM, band - CLEARANCE_MM - CLEARANCE_SLACK_MM - descent)
+    items: list[Item] = [Text(start.cx, y, "start", size_pt=8, font="Helvetica-Bold", anchor="middle")]
+    if not centre_label:
+        return items
     below = last.cy <= centre.cy + 0.7 * math.hypot(last.cx - centre.cx, last.cy - centre.cy)
-    cap = 0.72 * 8 * 25.4 / 72  # the label's cap height in mm
-    y = centre.cy + centre.r + LABEL_CLEARANCE_MM + cap if below else centre.cy - centre.r - LABEL_CLEARANCE_MM
-    items.append(Text(centre.cx, y, "centre: the end", size_pt=8, font="Helvetica-Bold", anchor="middle"))
+    em = CENTRE_LABEL_PT * PT_MM
+    near = CENTRE_RING_MM / 2 + CLEARANCE_MM + CLEARANCE_SLACK_MM  # the label's ink this far from the ring
+    if below:
+        y = centre.cy + centre.r + near + (LABEL_INK_EM - LABEL_DESCENT_EM) * em
+        if not tight:
+            y = max(y, centre.cy + centre.r + LABEL_CLEARANCE_MM + 0.72 * em)  # 0.72 em: a capital's height
+    else:
+        y = centre.cy - centre.r - near - LABEL_DESCENT_EM * em
+        if not tight:
+            y = min(y, centre.cy - centre.r - LABEL_CLEARANCE_MM)
+    items.append(Text(centre.cx, y, CENTRE_LABEL, size_pt=CENTRE_LABEL_PT, font="Helvetica-Bold", anchor="middle"))
     return items
 
 
@@ -903,22 +1011,54 @@ RULES_TEXT = rules.TRACK_RULES_TEXT  # the words live in the rule core, where th
 LEGEND_INCOME = "button space: take your income"
 LEGEND_LEATHER = "leather space: the first to get there takes a leather patch"
 LEGEND_SECOND_MM = 62.0  # where the second legend entry starts when both share a line
+LEGEND_ENTRIES = (LEGEND_INCOME, LEGEND_LEATHER)
+LEGEND_ICON_MM = 6.0  # from an entry's start to its words
+LEGEND_LINE_MM = 5.5  # between the legend's lines
+CENTRE_LABEL = "centre: the end"
+CENTRE_LABEL_PT = 8.0
 
 
-def _legend_lines(width: float) -> int:
-    return 1 if LEGEND_SECOND_MM + 6.0 + text_width_mm(LEGEND_LEATHER, TEXT_PT) <= width else 2
+def _legend_entries(width: float, centre: bool = False) -> list[tuple[str, float, int]]:
+    """Each legend entry's words, its x from the legend's left edge and its line (0, 1, ...): the
+    button and the leather entries share a line when both fit, the second at LEGEND_SECOND_MM; the
+    centre's entry (``centre``: when its label does not fit beside the centre space) goes on the
+    first line with room for it, else on a line of its own."""
+    income, leather = LEGEND_ENTRIES
+    placed = [(income, 0.0, 0)]
+    ends = [LEGEND_ICON_MM + text_width_mm(income, TEXT_PT)]
+
+    for words in (leather, CENTRE_LABEL) if centre else (leather,):
+        need = LEGEND_ICON_MM + text_width_mm(words, TEXT_PT)
+        for line, end in enumerate(ends):
+            x = LEGEND_SECOND_MM * math.ceil((end + 1e-9) / LEGEND_SECOND_MM)
+            if x + need <= width:
+                placed.append((words, x, line))
+                ends[line] = x + need
+                break
+        else:
+            placed.append((words, 0.0, len(ends)))
+            ends.append(need)
+    return placed
 
 
-def _legend_track(x: float, y: float, width: float, sheet: PatchworkSheet) -> list[Item]:
+def _legend_lines(width: float, centre: bool = False) -> int:
+    return 1 + max(line for _, _, line in _legend_entries(width, centre))
+
+
+def _legend_track(x: float, y: float, width: float, sheet: PatchworkSheet, centre: bool) -> list[Item]:
+    """The legend under the track: a button space, a leather space, and the centre space when the
+    words "centre: the end" do not fit beside it on the track (``centre``)."""
     items: list[Item] = []
-    items += _income_button(x + 2.2, y - 1.0, 2.2, sheet)
-    items.append(Text(x + 6.0, y, LEGEND_INCOME, size_pt=TEXT_PT))
-    if _legend_lines(width) == 1:
-        x2 = x + LEGEND_SECOND_MM
-    else:
-        x2, y = x, y + 5.5
-    items += _leather_mark(x2 + 2.2, y - 1.0, 3.6, sheet)
-    items.append(Text(x2 + 6.0, y, LEGEND_LEATHER, size_pt=TEXT_PT))
+    for words, dx, line in _legend_entries(width, centre):
+        ex, ey = x + dx, y + line * LEGEND_LINE_MM
+        if words == LEGEND_INCOME:
+            items += _income_button(ex + 2.2, ey - 1.0, 2.2, sheet)
+        elif words == LEGEND_LEATHER:
+            items += _leather_mark(ex + 2.2, ey - 1.0, 3.6, sheet)
+        else:
+            items.append(Circle(ex + 2.2, ey - 1.0, 2.2, stroke=INK_DARK, fill=WHITE if sheet.low_ink else TRACK_CENTRE_FILL,
+                                line_mm=CENTRE_RING_MM))
+        items.append(Text(ex + LEGEND_ICON_MM, ey, words, size_pt=TEXT_PT))
     return items
 
 
@@ -926,25 +1066,26 @@ def _track_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
     """The time track with its legend and the rules under it; on a page too small for both (A5),
     the rules go on a page of their own after the track."""
     _, _, width, height = _inner(sheet)
-    separate = _rules_apart(sheet)
+    plan = track_plan(sheet)
+    size, separate, in_legend = plan.size_mm, plan.rules_apart, plan.centre_in_legend
     rules_lines = wrap(RULES_TEXT, width, TEXT_PT)
     label_room = TRACK_LABEL_ROOM_MM
-    area_h = height - _track_text_height(width, separate) - label_room
-    size = track_space_size(sheet)
-    ex0, ey0, ex1, ey1 = _track_extent(size)
+    area_h = height - _track_text_height(width, separate, in_legend) - label_room
+    ex0, ey0, ex1, ey1 = _track_extent(size, plan.label_mm)
     dx = PAGE_MARGIN_MM + (width - (ex1 - ex0)) / 2 - ex0
     dy = PAGE_MARGIN_MM + HEADER_MM + 4.0 + (area_h - (ey1 - ey0)) / 2 - ey0
-    spaces = [Space(s.position, s.cx + dx, s.cy + dy, s.r) for s in spiral_spaces(size)]
-    line = [(x + dx, y + dy) for x, y in spiral_path(size)]
+    spaces = [Space(s.position, s.cx + dx, s.cy + dy, s.r) for s in spiral_spaces(size, plan.label_mm)]
+    line = [(x + dx, y + dy) for x, y in spiral_path(size, plan.label_mm)]
     items = _header("time track", edition_text(sheet.leather))
-    items.append(_ribbon(line, size / 2 + RIBBON_MARGIN_MM, sheet))
+    ribbon = _ribbon(line, size / 2 + RIBBON_MARGIN_MM, sheet)
+    items.append(ribbon)
     items += _arrows(spaces)
     for space in spaces:
         items += _track_space(space, sheet)
-    items += _track_labels(spaces)
+    items += _track_labels(spaces, list(ribbon.points), sheet, centre_label=not in_legend, tight=plan.label_mm > 0)
     y = PAGE_MARGIN_MM + HEADER_MM + label_room + area_h + line_height_mm(TEXT_PT)
-    items += _legend_track(PAGE_MARGIN_MM, y, width, sheet)
-    y += line_height_mm(TEXT_PT) * 0.6 + (_legend_lines(width) - 1) * 5.5
+    items += _legend_track(PAGE_MARGIN_MM, y, width, sheet, in_legend)
+    y += line_height_mm(TEXT_PT) * 0.6 + (_legend_lines(width, in_legend) - 1) * LEGEND_LINE_MM
     rules_items: list[Item] = []
     if separate:
         y = PAGE_MARGIN_MM + HEADER_MM + 2.0
@@ -957,25 +1098,51 @@ def _track_pages(sheet: PatchworkSheet, cell: float) -> list[Page]:
     return [_page(sheet, cell, items, "track"), _page(sheet, cell, rules_page, "track rules")]
 
 
-def _track_text_height(width: float, separate: bool = False) -> float:
+def _track_text_height(width: float, separate: bool = False, centre: bool = False) -> float:
     lines = (0 if separate else len(wrap(RULES_TEXT, width, TEXT_PT))) + 2  # legend, rules and air
-    return lines * line_height_mm(TEXT_PT) + 4.0 + (_legend_lines(width) - 1) * 5.5
+    return lines * line_height_mm(TEXT_PT) + 4.0 + (_legend_lines(width, centre) - 1) * LEGEND_LINE_MM
 
 
-def _rules_apart(sheet: PatchworkSheet) -> bool:
-    """True if the track and the rules under it do not fit one page, so the rules get their own."""
+@dataclass(frozen=True, slots=True)
+class TrackPlan:
+    """How the track page is set: the spaces' size, the rules on a page of their own (when the track
+    and the rules under it do not fit one page: A5), the centre space named in the legend rather
+    than beside it, and the room (mm) the first lap leaves for that label when widened for it."""
+
+    size_mm: float
+    rules_apart: bool
+    centre_in_legend: bool
+    label_mm: float
+
+
+def _sized(sheet: PatchworkSheet, centre_in_legend: bool, label_mm: float) -> TrackPlan | None:
     _, _, width, height = _inner(sheet)
-    try:
-        track_space_mm(width, height - _track_text_height(width) - TRACK_LABEL_ROOM_MM)
-    except ParameterError:
-        return True
-    return False
+    for apart in (False, True):
+        try:
+            size = track_space_mm(width, height - _track_text_height(width, apart, centre_in_legend) - TRACK_LABEL_ROOM_MM,
+                                  label_mm)
+        except ParameterError:
+            continue
+        return TrackPlan(size, apart, centre_in_legend, label_mm)
+    return None
+
+
+def track_plan(sheet: PatchworkSheet) -> TrackPlan:
+    """The largest track the page holds with "centre: the end" readable: beside the centre space where
+    it fits; else, whichever leaves the larger spaces (the legend first on a tie), in the legend
+    under the track, or beside the centre with the first lap moved out to make room for it."""
+    plain = _sized(sheet, False, 0.0)
+    if plain is not None and centre_label_fits(plain.size_mm, sheet):
+        return plain
+    found = [p for p in (_sized(sheet, True, 0.0), _sized(sheet, False, LABEL_INK_EM * CENTRE_LABEL_PT * PT_MM)) if p]
+    if not found:
+        raise ParameterError(f"paper {sheet.paper}: the time track and its legend do not fit; use a4 or letter")
+    return max(found, key=lambda p: p.size_mm)  # max keeps the first of equals: the legend
 
 
 def track_space_size(sheet: PatchworkSheet) -> float:
     """The diameter of a track space on this sheet's paper (sizes the time tokens)."""
-    _, _, width, height = _inner(sheet)
-    return track_space_mm(width, height - _track_text_height(width, _rules_apart(sheet)) - TRACK_LABEL_ROOM_MM)
+    return track_plan(sheet).size_mm
 
 
 # ---------------------------------------------------------------------------------------------
