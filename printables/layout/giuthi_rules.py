@@ -943,8 +943,7 @@ def rules_document(pits_per_row: int = rules.DEFAULT_PITS_PER_ROW, seeds_per_pit
                 put_paragraph(para)
             if "set-up" in keys:  # the key to the diagrams' marks, under "how to read the diagrams"
                 legend, height = draw_legend(x, 0.0, width)
-                need(height)
-                mark()
+                need(height)  # no mark: the key stays under the words that explain it
                 pages[-1].extend(translate(legend, 0.0, y))
                 y += height + 1.0
             for key in keys:
