@@ -713,8 +713,7 @@ def _text_lines(page, inks: dict) -> list[TextLine]:
     lines: list[TextLine] = []
     run: list = []
     height = page.height
-
-    none: dict = {}
+    unread: dict = {}  # a font whose glyphs' ink is not known: every glyph gets DEFAULT_INK_EM
 
     def close() -> None:
         # one pass over the run: its text (a space where a gap is wider than 0.15 em after a
@@ -733,7 +732,7 @@ def _text_lines(page, inks: dict) -> list[TextLine]:
                 continue
             if first is None:
                 first = c
-            x0, y0, x1, y1 = inks.get(c.get("fontname", ""), none).get(text, DEFAULT_INK_EM)
+            x0, y0, x1, y1 = inks.get(c.get("fontname", ""), unread).get(text, DEFAULT_INK_EM)
             origin, baseline = c["x0"], height - c["matrix"][5]
             if origin + x0 * size < left:
                 left = origin + x0 * size
@@ -855,8 +854,8 @@ def _flattened(o) -> list[tuple[float, float]]:
     return points
 
 
-# the Bernstein weights of each chord's end, t = 1/BEZIER_STEPS ... 1: u*u*u, 3*u*u*t, 3*u*t*t, t*t*t
-# with u = 1 - t, each multiplied out left to right as a point's own weighting would be
+# the Bézier weights of each chord's end, t = 1/BEZIER_STEPS ... 1 and u = 1 - t, computed once and
+# multiplied in the formula's own order (u*u*u, then times x0), so every point is the same to the bit
 BEZIER_WEIGHTS = tuple((u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
                        for t, u in ((i / BEZIER_STEPS, 1 - i / BEZIER_STEPS) for i in range(1, BEZIER_STEPS + 1)))
 
@@ -961,7 +960,7 @@ def _crowded_texts(lines: list[TextLine], np) -> list[tuple[int, int, float]]:
     return found
 
 
-PAIRS_PER_BATCH = 1 << 21  # (row, column) pairs one numpy comparison holds (memory bound, ~2 MB a mask)
+PAIRS_PER_BATCH = 1 << 21  # (row, column) pairs one numpy comparison holds (memory: 2 MB a mask, 16 MB a float array)
 
 
 def _pairs_where(rows: int, columns: int, mask_of_rows, np) -> tuple[list[int], list[int]]:
