@@ -9,14 +9,16 @@ a fresh process (``check_file``, as `printables check` and `build` run it) and r
 CPU time (time.process_time, steadier than wall time on a shared machine); a file's figure is its
 best round. With --baseline (another checkout of the project, e.g. `git worktree add /tmp/base
 <commit>`), its code checks the same files in rounds interleaved with this checkout's, so a busy
-machine favours neither side; the figures are printed side by side with their ratio. The load
-average is printed before and after.
+machine favours neither side; the figures are printed side by side with their ratio. The last
+line is the part of it all the clearance preflight took (``clearance_findings``, timed around it in
+each file's best round). The load average is printed before and after.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -29,17 +31,30 @@ ROOT = Path(__file__).resolve().parents[1]
 ROUND = r"""
 import json, sys, time
 from pathlib import Path
+from printables.check import preflight
 from printables.check.dispatch import check_file
 files = [Path(p) for p in json.loads(sys.argv[1])]
 check_file(files[0])  # imports, fonts and the like, once
-times = {}
+clearance = {"s": 0.0}
+findings = getattr(preflight, "clearance_findings", None)
+if findings is not None:  # the clearance preflight's own share, timed around our own function
+    def timed(*args, **kwargs):
+        start = time.process_time()
+        try:
+            return findings(*args, **kwargs)
+        finally:
+            clearance["s"] += time.process_time() - start
+    preflight.clearance_findings = timed
+times, shares = {}, {}
 for f in files:
+    clearance["s"] = 0.0
     start = time.process_time()
     results = check_file(f)
     times[str(f)] = time.process_time() - start
+    shares[str(f)] = clearance["s"]
     if not all(r.ok for r in results):
         sys.exit(f"{f}: " + "; ".join(f"{r.name}: {r.detail}" for r in results if not r.ok))
-print(json.dumps(times))
+print(json.dumps({"times": times, "clearance": shares}))
 """
 
 
@@ -66,13 +81,15 @@ def build(folder: Path) -> None:
                        check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
 
 
-def one_round(checkout: Path, files: list[Path]) -> dict[str, float]:
+def one_round(checkout: Path, files: list[Path]) -> tuple[dict[str, float], dict[str, float]]:
+    """Each file's check CPU seconds, and the part of them the clearance preflight took."""
     env = dict(os.environ, PYTHONPATH=str(checkout))
     out = subprocess.run([sys.executable, "-c", ROUND, json.dumps([str(f) for f in files])], env=env, cwd=checkout,
                          capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"{checkout}: {out.stderr.strip()[-2000:]}")
-    return json.loads(out.stdout)
+    found = json.loads(out.stdout)
+    return found["times"], found["clearance"]
 
 
 def main() -> None:
@@ -93,10 +110,13 @@ def main() -> None:
             raise SystemExit(f"no PDFs under {folder}")
         sides = {"this": ROOT} | ({"baseline": args.baseline.resolve()} if args.baseline else {})
         best: dict[str, dict[str, float]] = {side: {} for side in sides}
+        clearance: dict[str, dict[str, float]] = {side: {} for side in sides}  # in each file's best round
         for _ in range(args.rounds):
             for side, checkout in sides.items():
-                for f, t in one_round(checkout, files).items():
-                    best[side][f] = min(best[side].get(f, t), t)
+                times, shares = one_round(checkout, files)
+                for f, t in times.items():
+                    if t < best[side].get(f, math.inf):
+                        best[side][f], clearance[side][f] = t, shares[f]
     rows: dict[str, dict[str, float]] = {side: defaultdict(float) for side in sides}
     counts: dict[str, int] = defaultdict(int)
     width = max(len(str(f.relative_to(folder))) for f in files)
@@ -123,6 +143,12 @@ def main() -> None:
     if args.baseline:
         base = sum(rows["baseline"].values())
         line += f"  {base:8.3f}  {base / total:5.1f}x"
+    print(line)
+    share = sum(clearance["this"].values())
+    line = f"{'of which clearance':<{width}}  {share:7.3f}"
+    if args.baseline:
+        base = sum(clearance["baseline"].values())
+        line += f"  {base:8.3f}  {base / share:5.1f}x" if share else f"  {base:8.3f}"
     print(line)
     print(f"load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 

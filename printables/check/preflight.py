@@ -332,22 +332,30 @@ def _white(colour) -> bool:
         return _is_white(colour)
 
 
-def _ink_rows(page):
-    """(x0, top, x1, bottom, kind, text, background, hairline) of what the page inks, in mm: shapes
-    (``text`` None), then characters (``kind`` "text"), in pdfplumber's order."""
-    mm = pt_to_mm
+def _shapes(page):
+    """(kind, object, stroked, filled) of every shape the page inks, in pdfplumber's order
+    (rectangles, lines, curves): stroked or filled in a colour that is not white; a shape that is
+    neither inks nothing and is left out. The one reading of a page's shapes, behind both the safe
+    zone's ``_ink_rows`` and the clearance's ``_segments``."""
     for kind, objects in (("rectangle", page.rects), ("line", page.lines), ("curve", page.curves)):
         for o in objects:
             stroke = bool(o.get("stroke")) and not _white(o.get("stroking_color"))
             fill = bool(o.get("fill")) and not _white(o.get("non_stroking_color"))
-            if not (stroke or fill):
-                continue
-            pad = (o.get("linewidth") or 0) / 2 if stroke else 0.0
-            straight = kind == "line" or (kind != "rectangle" and len(o.get("pts") or ()) == 2)
-            hairline = straight and stroke and not fill and mm(o.get("linewidth") or 0) <= MARK_MAX_LINE_MM and (
-                abs(o["x1"] - o["x0"]) < 0.01 or abs(o["bottom"] - o["top"]) < 0.01)
-            yield (mm(o["x0"] - pad), mm(o["top"] - pad), mm(o["x1"] + pad), mm(o["bottom"] + pad),
-                   kind, None, fill and not stroke, hairline)
+            if stroke or fill:
+                yield kind, o, stroke, fill
+
+
+def _ink_rows(page):
+    """(x0, top, x1, bottom, kind, text, background, hairline) of what the page inks, in mm: shapes
+    (``text`` None), then characters (``kind`` "text"), in pdfplumber's order."""
+    mm = pt_to_mm
+    for kind, o, stroke, fill in _shapes(page):
+        pad = (o.get("linewidth") or 0) / 2 if stroke else 0.0
+        straight = kind == "line" or (kind != "rectangle" and len(o.get("pts") or ()) == 2)
+        hairline = straight and stroke and not fill and mm(o.get("linewidth") or 0) <= MARK_MAX_LINE_MM and (
+            abs(o["x1"] - o["x0"]) < 0.01 or abs(o["bottom"] - o["top"]) < 0.01)
+        yield (mm(o["x0"] - pad), mm(o["top"] - pad), mm(o["x1"] + pad), mm(o["bottom"] + pad),
+               kind, None, fill and not stroke, hairline)
     height = page.height
     for c in page.chars:
         if c.get("text", " ").isspace() or _white(c.get("non_stroking_color")):
@@ -705,25 +713,40 @@ def _text_lines(page, inks: dict) -> list[TextLine]:
     lines: list[TextLine] = []
     run: list = []
     height = page.height
+    unread: dict = {}  # a font whose glyphs' ink is not known: every glyph gets DEFAULT_INK_EM
 
     def close() -> None:
-        shown = [c for c in run if not c["text"].isspace()]
-        if not shown:
-            run.clear()
-            return
-        boxes = []
-        for c in shown:
-            size = c["size"]
-            x0, y0, x1, y1 = inks.get(c.get("fontname", ""), {}).get(c["text"], DEFAULT_INK_EM)
+        # one pass over the run: its text (a space where a gap is wider than 0.15 em after a
+        # character that is not a space) and its shown characters' ink, each side's extreme
+        pieces = []
+        previous = first = None
+        left = top = math.inf
+        right = bottom = -math.inf
+        for c in run:
+            text, size = c["text"], c["size"]
+            if previous is not None and c["x0"] - previous["x1"] > 0.15 * size and not previous["text"].isspace():
+                pieces.append(" ")
+            pieces.append(text)
+            previous = c
+            if text.isspace():
+                continue
+            if first is None:
+                first = c
+            x0, y0, x1, y1 = inks.get(c.get("fontname", ""), unread).get(text, DEFAULT_INK_EM)
             origin, baseline = c["x0"], height - c["matrix"][5]
-            boxes.append((origin + x0 * size, baseline - y1 * size, origin + x1 * size, baseline - y0 * size))
-        first = shown[0]
-        mm = pt_to_mm
-        text = "".join((" " if i and c["x0"] - run[i - 1]["x1"] > 0.15 * c["size"] and not run[i - 1]["text"].isspace() else "")
-                       + c["text"] for i, c in enumerate(run)).strip()
-        lines.append(TextLine(mm(min(b[0] for b in boxes)), mm(min(b[1] for b in boxes)), mm(max(b[2] for b in boxes)),
-                              mm(max(b[3] for b in boxes)), text, first["size"], mm(height - first["matrix"][5])))
+            if origin + x0 * size < left:
+                left = origin + x0 * size
+            if baseline - y1 * size < top:
+                top = baseline - y1 * size
+            if origin + x1 * size > right:
+                right = origin + x1 * size
+            if baseline - y0 * size > bottom:
+                bottom = baseline - y0 * size
         run.clear()
+        if first is not None:
+            mm = pt_to_mm
+            lines.append(TextLine(mm(left), mm(top), mm(right), mm(bottom), "".join(pieces).strip(), first["size"],
+                                  mm(height - first["matrix"][5])))
 
     for c in page.chars:
         if not c.get("upright", True) or _white(c.get("non_stroking_color")):
@@ -740,9 +763,13 @@ def _text_lines(page, inks: dict) -> list[TextLine]:
     return lines
 
 
-def _blocks(lines: list[TextLine]) -> list[int]:
+def _blocks(lines: list[TextLine], np=None) -> list[int]:
     """A block number for each line: lines of one paragraph (the next baseline at most ``BLOCK_PITCH_EM``
-    of the larger size below, overlapping across; a heading leads its paragraph) share one."""
+    of the larger size below, overlapping across; a heading leads its paragraph) share one.
+
+    Only lines whose baselines are that close (or within 0.05 mm: a run-in heading) can be joined:
+    numpy (``np``, when given) picks those pairs out, with ``PAIR_SLACK_MM`` to spare, and each is
+    tested exactly, in the order of a double loop, so the blocks are those the double loop gives."""
     block = list(range(len(lines)))
 
     def find(i: int) -> int:
@@ -751,16 +778,27 @@ def _blocks(lines: list[TextLine]) -> list[int]:
             i = block[i]
         return i
 
-    for i, a in enumerate(lines):
-        for j in range(i + 1, len(lines)):
-            b = lines[j]
-            pitch = abs(b.baseline - a.baseline)
-            if (0 < pitch <= BLOCK_PITCH_EM * pt_to_mm(max(a.size, b.size))
-                    and a.x0 < b.x1 and b.x0 < a.x1):
-                block[find(i)] = find(j)
-            elif (pitch < 0.05 and abs(a.size - b.size) < 0.01
-                  and max(a.x0 - b.x1, b.x0 - a.x1) <= RUN_IN_EM * pt_to_mm(a.size)):
-                block[find(i)] = find(j)  # a run-in heading and its paragraph's first line: one line
+    if np is None:
+        pairs = ((i, j) for i in range(len(lines)) for j in range(i + 1, len(lines)))
+    else:
+        baselines = np.array([line.baseline for line in lines], dtype=float)
+        sizes = np.array([pt_to_mm(line.size) for line in lines], dtype=float)
+
+        def near(start: int, stop: int):
+            pitch = np.abs(baselines - baselines[start:stop, None])
+            reach = np.maximum(BLOCK_PITCH_EM * np.maximum(sizes, sizes[start:stop, None]), 0.05) + PAIR_SLACK_MM
+            return (np.arange(len(lines)) > np.arange(start, stop)[:, None]) & (pitch <= reach)
+
+        pairs = zip(*_pairs_where(len(lines), len(lines), near, np))
+    for i, j in pairs:
+        a, b = lines[i], lines[j]
+        pitch = abs(b.baseline - a.baseline)
+        if (0 < pitch <= BLOCK_PITCH_EM * pt_to_mm(max(a.size, b.size))
+                and a.x0 < b.x1 and b.x0 < a.x1):
+            block[find(i)] = find(j)
+        elif (pitch < 0.05 and abs(a.size - b.size) < 0.01
+              and max(a.x0 - b.x1, b.x0 - a.x1) <= RUN_IN_EM * pt_to_mm(a.size)):
+            block[find(i)] = find(j)  # a run-in heading and its paragraph's first line: one line
     return [find(i) for i in range(len(lines))]
 
 
@@ -771,29 +809,25 @@ def _segments(page):
     no larger than ``SYMBOL_MAX_MM`` each way, "ground" for a band's long side (see ``check_clearance``),
     else empty; ``box`` the shape's bounding box."""
     mm = pt_to_mm
-    for kind, objects in (("rectangle", page.rects), ("line", page.lines), ("curve", page.curves)):
-        for o in objects:
-            stroke = bool(o.get("stroke")) and not _white(o.get("stroking_color"))
-            fill = bool(o.get("fill")) and not _white(o.get("non_stroking_color"))
-            if not (stroke or fill):
-                continue
-            half = mm(o.get("linewidth") or 0) / 2 if stroke else 0.0
-            if kind == "rectangle":
-                x0, top, x1, bottom = (mm(o[k]) for k in ("x0", "top", "x1", "bottom"))
-                points = [(x0, top), (x1, top), (x1, bottom), (x0, bottom), (x0, top)]
-            else:
-                points = [(mm(x), mm(y)) for x, y in _flattened(o)]
-            if not points:
-                continue
-            xs, ys = [x for x, _ in points], [y for _, y in points]
-            symbol = kind == "curve" and max(xs) - min(xs) <= SYMBOL_MAX_MM and max(ys) - min(ys) <= SYMBOL_MAX_MM
-            box = (min(xs) - half, min(ys) - half, max(xs) + half, max(ys) + half)
-            w, h = max(xs) - min(xs), max(ys) - min(ys)
-            band = kind == "rectangle" and min(w, h) <= SYMBOL_MAX_MM and max(w, h) >= BAND_RATIO * min(w, h)
-            for (ax, ay), (bx, by) in zip(points, points[1:]):
-                # a band's long sides: a text inside the band is its label, measured only to its ends
-                along = band and (abs(by - ay) < 1e-9 if w > h else abs(bx - ax) < 1e-9)
-                yield ax, ay, bx, by, half, kind, "icon" if symbol else "ground" if along else "", box
+    for kind, o, stroke, _ in _shapes(page):
+        half = mm(o.get("linewidth") or 0) / 2 if stroke else 0.0
+        if kind == "rectangle":
+            x0, top, x1, bottom = (mm(o[k]) for k in ("x0", "top", "x1", "bottom"))
+            points = [(x0, top), (x1, top), (x1, bottom), (x0, bottom), (x0, top)]
+        else:
+            points = [(mm(x), mm(y)) for x, y in _flattened(o)]
+        if not points:
+            continue
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        left, right, high, low = min(xs), max(xs), min(ys), max(ys)
+        w, h = right - left, low - high
+        symbol = kind == "curve" and w <= SYMBOL_MAX_MM and h <= SYMBOL_MAX_MM
+        box = (left - half, high - half, right + half, low + half)
+        band = kind == "rectangle" and min(w, h) <= SYMBOL_MAX_MM and max(w, h) >= BAND_RATIO * min(w, h)
+        for (ax, ay), (bx, by) in zip(points, points[1:]):
+            # a band's long sides: a text inside the band is its label, measured only to its ends
+            along = band and (abs(by - ay) < 1e-9 if w > h else abs(bx - ax) < 1e-9)
+            yield ax, ay, bx, by, half, kind, "icon" if symbol else "ground" if along else "", box
 
 
 def _flattened(o) -> list[tuple[float, float]]:
@@ -813,14 +847,17 @@ def _flattened(o) -> list[tuple[float, float]]:
             points.append(args[0])
         elif op == "c" and points:
             (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points[-1], *args
-            for i in range(1, BEZIER_STEPS + 1):
-                t = i / BEZIER_STEPS
-                u = 1 - t
-                points.append((u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x3,
-                               u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t * y3))
+            points += [(w0 * x0 + w1 * x1 + w2 * x2 + w3 * x3, w0 * y0 + w1 * y1 + w2 * y2 + w3 * y3)
+                       for w0, w1, w2, w3 in BEZIER_WEIGHTS]
         elif op == "h" and start is not None:
             points.append(start)
     return points
+
+
+# the Bézier weights of each chord's end, t = 1/BEZIER_STEPS ... 1 and u = 1 - t, computed once and
+# multiplied in the formula's own order (u*u*u, then times x0), so every point is the same to the bit
+BEZIER_WEIGHTS = tuple((u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
+                       for t, u in ((i / BEZIER_STEPS, 1 - i / BEZIER_STEPS) for i in range(1, BEZIER_STEPS + 1)))
 
 
 def _point_segment(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
@@ -891,6 +928,8 @@ class Crowding:
 def clearance_findings(pdf, reader: PdfReader, counts: list | None = None) -> list[Crowding]:
     """Every text line of the file closer than ``CLEARANCE_MM`` to a box edge (the nearest one) or to
     another text, as ``check_clearance`` defines them; ``counts`` gets the lines read per page."""
+    import numpy as np
+
     inks = _font_inks(reader)
     out: list[Crowding] = []
     for number, page in enumerate(pdf.pages, 1):
@@ -898,36 +937,104 @@ def clearance_findings(pdf, reader: PdfReader, counts: list | None = None) -> li
         if counts is not None:
             counts.append(len(lines))
         segments = list(_segments(page))
-        for line in lines:
-            worst = None
-            middle = ((line.x0 + line.x1) / 2, (line.top + line.bottom) / 2)
-            for ax, ay, bx, by, half, kind, role, (sx0, sy0, sx1, sy1) in segments:
-                # quick reject: the segment's box is far from the line's box
-                if (min(ax, bx) - half > line.x1 + CLEARANCE_MM or max(ax, bx) + half < line.x0 - CLEARANCE_MM
-                        or min(ay, by) - half > line.bottom + CLEARANCE_MM or max(ay, by) + half < line.top - CLEARANCE_MM):
-                    continue
-                inside = sx0 <= middle[0] <= sx1 and sy0 <= middle[1] <= sy1
-                if (role == "icon" and not inside) or (role == "ground" and inside):
-                    continue  # an icon the text labels, or the band the text is set on: not a box around it
-                # a text centred in an icon (a number on a coin) is the icon's face: it keeps off the ring
-                centred = role == "icon" and all(abs(m - (lo + hi) / 2) <= ICON_CENTRED * (hi - lo)
-                                                 for m, lo, hi in ((middle[0], sx0, sx1), (middle[1], sy0, sy1)))
-                limit = ICON_LABEL_MM if centred else CLEARANCE_MM
-                gap = _box_segment(line, ax, ay, bx, by) - half
-                if gap < limit - 0.005 and (worst is None or gap < worst[0]):
-                    worst = (gap, f"a {kind} edge")
+        for line, worst in zip(lines, _nearest_edges(lines, segments, np)):
             if worst is not None:
                 out.append(Crowding(number, worst[0], line.text, worst[1], line.x0, line.top))
-        block = _blocks(lines)
-        for i, a in enumerate(lines):
-            for j in range(i + 1, len(lines)):
-                b = lines[j]
-                if block[i] == block[j]:
-                    continue
-                gap = _box_box(a, b)
-                if gap < CLEARANCE_MM - 0.005:
-                    out.append(Crowding(number, gap, a.text, f"the text {b.text[:30]!r}", a.x0, a.top))
+        for i, j, gap in _crowded_texts(lines, np):
+            a, b = lines[i], lines[j]
+            out.append(Crowding(number, gap, a.text, f"the text {b.text[:30]!r}", a.x0, a.top))
     return out
+
+
+def _crowded_texts(lines: list[TextLine], np) -> list[tuple[int, int, float]]:
+    """(i, j, gap in mm), i < j in the order of a double loop, of every two lines of different
+    paragraphs (``_blocks``) closer than ``CLEARANCE_MM``: only pairs numpy finds near are measured."""
+    block = _blocks(lines, np)
+    limit = CLEARANCE_MM - 0.005
+    found = []
+    for i, j in _pairs_near(lines, limit, np):
+        if block[i] != block[j]:
+            gap = _box_box(lines[i], lines[j])
+            if gap < limit:
+                found.append((i, j, gap))
+    return found
+
+
+PAIRS_PER_BATCH = 1 << 21  # (row, column) pairs one numpy comparison holds (memory: 2 MB a mask, 16 MB a float array)
+
+
+def _pairs_where(rows: int, columns: int, mask_of_rows, np) -> tuple[list[int], list[int]]:
+    """The (row, column) pairs where ``mask_of_rows(start, stop)`` (a rows x columns boolean array for
+    rows ``start:stop``) is true, row by row and each row's columns in order: the order of a plain
+    double loop. Rows are taken a batch at a time, so the mask stays within ``PAIRS_PER_BATCH``."""
+    found_rows: list[int] = []
+    found_columns: list[int] = []
+    if rows == 0 or columns == 0:
+        return found_rows, found_columns
+    step = max(1, PAIRS_PER_BATCH // columns)
+    for start in range(0, rows, step):
+        r, c = np.nonzero(mask_of_rows(start, min(start + step, rows)))
+        found_rows += (r + start).tolist()
+        found_columns += c.tolist()
+    return found_rows, found_columns
+
+
+def _nearest_edges(lines: list[TextLine], segments: list, np) -> list[tuple[float, str] | None]:
+    """For each line, the nearest box edge closer than it may be (gap in mm, "a <kind> edge"), or None.
+
+    Only a segment whose box (widened by its half line width) comes within ``CLEARANCE_MM`` of the
+    line's box can be that close: numpy finds those pairs for the whole page at once, with the very
+    comparisons the exact test would reject the others by; each is then measured exactly, segments
+    in the page's order, the first of equal gaps kept."""
+    worst: list[tuple[float, str] | None] = [None] * len(lines)
+    if not lines or not segments:
+        return worst
+    ends = np.array([segment[:5] for segment in segments], dtype=float)
+    ax, ay, bx, by, half = ends.T
+    left, right = np.minimum(ax, bx) - half, np.maximum(ax, bx) + half
+    high, low = np.minimum(ay, by) - half, np.maximum(ay, by) + half
+    boxes = np.array([(line.x0, line.top, line.x1, line.bottom) for line in lines], dtype=float)
+    x0, top = boxes[:, 0:1] - CLEARANCE_MM, boxes[:, 1:2] - CLEARANCE_MM
+    x1, bottom = boxes[:, 2:3] + CLEARANCE_MM, boxes[:, 3:4] + CLEARANCE_MM
+
+    def near(start: int, stop: int):
+        return ((left <= x1[start:stop]) & (right >= x0[start:stop])
+                & (high <= bottom[start:stop]) & (low >= top[start:stop]))
+
+    for i, k in zip(*_pairs_where(len(lines), len(segments), near, np)):
+        line = lines[i]
+        ax, ay, bx, by, half, kind, role, (sx0, sy0, sx1, sy1) = segments[k]
+        middle = ((line.x0 + line.x1) / 2, (line.top + line.bottom) / 2)
+        inside = sx0 <= middle[0] <= sx1 and sy0 <= middle[1] <= sy1
+        if (role == "icon" and not inside) or (role == "ground" and inside):
+            continue  # an icon the text labels, or the band the text is set on: not a box around it
+        # a text centred in an icon (a number on a coin) is the icon's face: it keeps off the ring
+        centred = role == "icon" and all(abs(m - (lo + hi) / 2) <= ICON_CENTRED * (hi - lo)
+                                         for m, lo, hi in ((middle[0], sx0, sx1), (middle[1], sy0, sy1)))
+        limit = ICON_LABEL_MM if centred else CLEARANCE_MM
+        gap = _box_segment(line, ax, ay, bx, by) - half
+        if gap < limit - 0.005 and (worst[i] is None or gap < worst[i][0]):
+            worst[i] = (gap, f"a {kind} edge")
+    return worst
+
+
+PAIR_SLACK_MM = 1e-6  # numpy's pre-selection of pairs is this much wider than the exact test
+
+
+def _pairs_near(lines: list[TextLine], limit: float, np) -> list[tuple[int, int]]:
+    """The pairs (i, j), i < j, in the order of a double loop, of lines whose boxes may be closer than
+    ``limit`` mm: their gap across and their gap down each under it (the distance, ``_box_box``,
+    is at least either), with ``PAIR_SLACK_MM`` to spare; the caller measures each exactly."""
+    boxes = np.array([(line.x0, line.top, line.x1, line.bottom) for line in lines], dtype=float).reshape(-1, 4)
+    x0, top, x1, bottom = boxes.T
+    reach = limit + PAIR_SLACK_MM
+
+    def near(start: int, stop: int):
+        later = np.arange(len(lines)) > np.arange(start, stop)[:, None]
+        return (later & (x0 < x1[start:stop, None] + reach) & (x0[start:stop, None] < x1 + reach)
+                & (top < bottom[start:stop, None] + reach) & (top[start:stop, None] < bottom + reach))
+
+    return list(zip(*_pairs_where(len(lines), len(lines), near, np)))
 
 
 def check_clearance(pdf, reader: PdfReader) -> CheckResult:
