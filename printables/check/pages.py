@@ -134,7 +134,7 @@ def _level(value: int) -> float:
 _LEVELS: dict[int, float] = {}
 
 
-def _colour(r: int, g: int, b: int, scalar_grey: bool = False):
+def _colour(r: int, g: int, b: int, scalar_grey: bool = False) -> float | tuple:
     """A colour as pdfplumber gives it: a grey as one level (a bare number for shapes, ``scalar_grey``),
     any other colour as (r, g, b)."""
     if r == g == b:
@@ -162,13 +162,13 @@ class _Reader:
             return _IDENTITY
         return (m.a, m.b, m.c, m.d, m.e, m.f)
 
-    def _fill(self, obj) -> tuple:
+    def _fill(self, obj) -> float | tuple:
         v = self.rgba
         if not fpdf.FPDFPageObj_GetFillColor(obj, *self.rgba_refs):
             return 0.0
         return _colour(v[0].value, v[1].value, v[2].value, True)
 
-    def _stroke(self, obj) -> tuple:
+    def _stroke(self, obj) -> float | tuple:
         v = self.rgba
         if not fpdf.FPDFPageObj_GetStrokeColor(obj, *self.rgba_refs):
             return 0.0
