@@ -20,7 +20,7 @@ from pypdf import PdfReader
 
 from printables.check.dispatch import check_file
 from printables.check.parsing import open_pdf
-from printables.check.preflight import STRICT_ENV, check_clearance
+from printables.check.preflight import check_clearance
 from printables.layout import giuthi_rules as g
 from printables.layout.giuthi_rules import find_examples, rules_document
 from printables.layout.language import drawing_in
@@ -63,8 +63,7 @@ def _accepted_counts():
 # stores of 2x10 with 9 seeds (in Korean the digits are NanumGothic's, wider).
 @pytest.mark.parametrize("pits, seeds, paper, lang", [(6, 7, "a4", "ko"), (8, 6, "letter", "tr"),
                                                       (10, 9, "letter", "en"), (10, 9, "a4", "ko")])
-def test_crowded_sheets_pass_every_check_strictly(tmp_path, monkeypatch, pits, seeds, paper, lang):
-    monkeypatch.setenv(STRICT_ENV, "1")
+def test_crowded_sheets_pass_every_check_strictly(tmp_path, pits, seeds, paper, lang):
     results = check_file(_sheet(tmp_path, pits, seeds, paper, lang))
     assert all(r.ok for r in results), [str(r) for r in results if not r.ok]
     clearance = next(r for r in results if r.name == "clearance")

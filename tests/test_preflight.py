@@ -26,10 +26,12 @@ def _noto() -> str:
     return "NotoSans"
 
 
-def _pdf(path, draw, size=A4, subject=None, boxes=None) -> str:
+def _pdf(path, draw, size=A4, subject=None, boxes=None, keywords=None) -> str:
     """A one-page PDF drawn by ``draw(canvas)`` in Noto Sans unless it says otherwise."""
     c = canvas.Canvas(str(path), pagesize=size, invariant=1, initialFontName=_noto(), initialFontSize=9)
     c.setSubject(json.dumps(subject or {}))
+    if keywords:
+        c.setKeywords(keywords)
     for name, box in (boxes or {}).items():
         getattr(c, f"set{name}")([v * mm for v in box])
     draw(c)
@@ -44,10 +46,10 @@ def _body(c, size_pt=9.0, x_mm=20, y_mm=40, text="Every player writes in the gri
         c.drawString(x_mm * mm, (y_mm + i * 6) * mm, text)
 
 
-def _results(path, kind=None) -> dict:
+def _results(path) -> dict:
     from printables.check.pdf import read_metadata
 
-    return {r.name: r for r in pf.preflight(path, read_metadata(path)["subject"], kind)}
+    return {r.name: r for r in pf.preflight(path, read_metadata(path)["subject"])}
 
 
 def _failed(results: dict) -> set[str]:
@@ -187,25 +189,10 @@ def test_in_a_bleed_file_only_bleed_and_crop_marks_lie_outside_the_trim(tmp_path
     assert _failed(bad) == {"safe zone"}
 
 
-def test_pending_kinds_report_without_failing_until_made_strict(tmp_path, monkeypatch):
-    path = _pdf(tmp_path / "small.pdf", lambda c: _body(c, 7.0))
-    monkeypatch.setattr(pf, "PREFLIGHT_PENDING", frozenset({"harvest"}))
-    monkeypatch.delenv(pf.STRICT_ENV, raising=False)
-    pending = _results(path, "harvest")
-    assert pending["text sizes"].ok and pending["text sizes"].detail.startswith("pending (#12")
-    assert not _results(path, "minefield")["text sizes"].ok
-    monkeypatch.setenv(pf.STRICT_ENV, "1")
-    assert not _results(path, "harvest")["text sizes"].ok
-    monkeypatch.delenv(pf.STRICT_ENV)
-    monkeypatch.setattr(pf, "PREFLIGHT_PENDING", frozenset())
-    assert not _results(path, "harvest")["text sizes"].ok
-
-
-def test_fonts_and_page_boxes_are_never_pending(tmp_path, monkeypatch):
-    monkeypatch.setattr(pf, "PREFLIGHT_PENDING", frozenset({"harvest"}))
+def test_fonts_and_page_boxes_fail_a_sheet(tmp_path):
     path = _pdf(tmp_path / "h.pdf", lambda c: (_body(c), c.setFont("Helvetica", 9), c.drawString(50, 500, "x")),
                 subject={"bleed": 3.0})
-    assert _failed(_results(path, "harvest")) == {"fonts embedded", "page boxes"}
+    assert _failed(_results(path)) == {"fonts embedded", "page boxes"}
 
 
 def test_the_print_shop_card_has_page_boxes_and_crop_marks(tmp_path):
@@ -282,22 +269,15 @@ def test_a_line_starting_with_a_separator_fails_line_ends(tmp_path):
     assert good["line ends"].ok, good["line ends"].detail  # Turkish sets the percent sign first
 
 
-def test_clearance_fails_a_crowded_line_of_every_kind(tmp_path, monkeypatch):
-    """Issue #24: no kind is pending any more; a line 1 mm from a box fails a Peas card, a Harvest sheet,
-    a Patchwork sheet, a Giuthi rules sheet ... as it fails any file. The pending mechanism itself
-    still reports a crowded line of a kind listed as pending without failing it."""
-    path = _pdf(tmp_path / "near.pdf", _boxed_text(1.0))
-    from printables.check.pdf import read_metadata
+@pytest.mark.parametrize("kind", ["harvest", "minefield", "peas", "patchwork", "giuthi-rules"])
+def test_a_crowded_line_fails_a_sheet_of_every_kind(tmp_path, kind):
+    """Issue #24: no kind is "pending" any more (Patchwork and Giuthi rules sheets were). A sheet of
+    each kind whose word sits 1 mm from a box fails clearance through ``printables check``."""
+    from printables.check.dispatch import check_file
 
-    subject = read_metadata(path)["subject"]
-    monkeypatch.delenv(pf.STRICT_ENV, raising=False)
-    assert pf.CLEARANCE_PENDING == frozenset()
-    for kind in ("peas", "harvest", "minefield", "patchwork", "giuthi-rules", "giuthi-print-settings"):
-        result = {r.name: r for r in pf.preflight(path, subject, kind)}["clearance"]
-        assert not result.ok and not result.detail.startswith("pending"), kind
-    monkeypatch.setattr(pf, "CLEARANCE_PENDING", frozenset({"giuthi-rules"}))
-    pending = {r.name: r for r in pf.preflight(path, subject, "giuthi-rules")}["clearance"]
-    assert pending.ok and pending.detail.startswith("pending (#24")
+    path = _pdf(tmp_path / f"{kind}.pdf", _boxed_text(1.0), keywords=f"printables:{kind}")
+    results = {r.name: r for r in check_file(path)}
+    assert not results["clearance"].ok and "'Harvest' 1.0 mm from a rectangle edge" in results["clearance"].detail
 
 
 def test_a_circle_is_measured_as_a_circle_not_the_diamond_of_its_end_points(tmp_path):

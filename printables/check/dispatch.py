@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
-from contextlib import contextmanager
 from pathlib import Path
 
 from printables.check.results import CheckResult
@@ -163,45 +161,20 @@ def _check_file(path: Path, slicer: bool = True) -> list[CheckResult]:
     return [CheckResult("kind", False, f"{name}: no check knows this file ({CHECKABLE})")]
 
 
-@contextmanager
-def _collector_paused():
-    """Python's cycle collector paused (then restored as it was).
-
-    Reading a sheet makes tens of thousands of small dicts and objects that stay alive until its
-    checks end; every few hundred allocations the collector walks the live ones again (and in a
-    ``build`` worker, everything the worker holds besides), about a fifth of a PDF's checking
-    time, to free nothing. Reference counting still frees what is dropped; cycles left wait for
-    the next collection after the file."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def _check_pdf(path: Path) -> list[CheckResult]:
     from printables.check.mesh_cache import digest, remembered
-    from printables.check.preflight import PREFLIGHT_PENDING, STRICT_ENV
 
     try:
         data = path.read_bytes()
     except OSError:
         data = None
     if data is None:
-        with _collector_paused():
-            return _check_pdf_file(path)
-    # A rules sheet's results are a function of its name and bytes (and of how strict the preflight
-    # is): giuthi-compact, -default and -travel print the very same sheet, checked once per process.
-    # Other kinds read files beside them (the print card) or are never the same twice in a build.
-    key = ("pdf", path.name, digest(data), os.environ.get(STRICT_ENV), PREFLIGHT_PENDING)
-
-    def check():
-        with _collector_paused():
-            return _check_pdf_file(path)
-
-    return remembered(key, check, keep=lambda results: results[:1] == (CheckResult("kind", True, "giuthi-rules"),))
+        return _check_pdf_file(path)
+    # A rules sheet's results are a function of its name and bytes: giuthi-compact, -default and
+    # -travel print the very same sheet, checked once per process. Other kinds read files beside
+    # them (the print card) or are never the same twice in a build.
+    key = ("pdf", path.name, digest(data))
+    return remembered(key, lambda: _check_pdf_file(path), keep=lambda results: results[:1] == (CheckResult("kind", True, "giuthi-rules"),))
 
 
 def _check_pdf_file(path: Path) -> list[CheckResult]:
@@ -233,7 +206,7 @@ def _check_open_pdf(path: Path, pdf, reader) -> list[CheckResult]:
     from printables.check.preflight import preflight
 
     # Every PDF gets the preflight (fonts, glyphs, text sizes, safe zone, page boxes), whatever its kind.
-    printing = preflight(path, drawing.subject, kind, pdf, reader)
+    printing = preflight(path, drawing.subject, pdf, reader)
     try:
         results = [CheckResult("kind", True, kind), check_user_unit(drawing)] + _load(PDF_CHECKS[kind])(drawing)
         if kind in LETTERED:

@@ -33,16 +33,12 @@ Run on every PDF by ``printables check`` (``check/dispatch.py``), whatever its k
   but holds the whole BleedBox).
 
 - **clearance**: no text line closer than 1.5 mm to a box's edge or to another text (what a line,
-  a box and another text are: ``check_clearance``). ``CLEARANCE_PENDING`` lists the kinds whose
-  layouts still have findings (Patchwork's A5 track, Giuthi rules with many seeds): reported as
-  "pending", not failed.
+  a box and another text are: ``check_clearance``).
 - **line ends**: no line starts with a separator (``·``, ``|``, ``/``, a dash) or closing mark, nor
   ends with an opening mark, in any script.
 
-``PREFLIGHT_PENDING`` lists the kinds whose sheets do not yet meet the text-size and safe-zone
-rules: for them those two checks report their findings as "pending" without failing. It is empty:
-since issue #12's sheet layouts every kind is checked strictly. ``PRINTABLES_PREFLIGHT_STRICT=1`` in
-the environment makes a run strict whatever the set holds.
+Every check fails what it finds, on every kind of sheet (the "pending" kinds of issues #12 and #24
+are gone: every sheet the commands accept meets every rule).
 """
 
 from __future__ import annotations
@@ -50,7 +46,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import os
 import struct
 from collections import Counter
 from dataclasses import dataclass
@@ -61,16 +56,6 @@ from pypdf import PdfReader
 from printables.check.parsing import open_pdf
 from printables.check.results import CheckResult
 from printables.paper import pt_to_mm
-
-# Kinds whose text sizes and safe zone are still being fixed (issue #12): reported, not failed.
-PREFLIGHT_PENDING: frozenset[str] = frozenset()  # #12's layouts have landed: every kind is strict
-PENDING_CHECKS = ("text sizes", "safe zone")
-# Kinds whose layouts still set text closer than 1.5 mm to a box or another text: the clearance
-# check would report their findings as "pending" without failing. Since issue #24's layouts every
-# sheet the CLI accepts, of every kind, keeps 1.5 mm (Patchwork's A5 track and Giuthi rules sheets
-# with many seeds included), so none is pending: every kind fails a crowded line.
-CLEARANCE_PENDING: frozenset[str] = frozenset()
-STRICT_ENV = "PRINTABLES_PREFLIGHT_STRICT"
 
 BODY_MIN_PT = {"sheet": 8.0, "card": 7.0}
 SMALLEST_PT = 6.0
@@ -285,16 +270,6 @@ def check_fonts(path: Path, pdf=None, reader=None) -> list[CheckResult]:
 
 
 # --------------------------------------------------------------------------- sizes and ink
-
-
-def _pending(result: CheckResult, kind: str | None) -> CheckResult:
-    if result.ok or os.environ.get(STRICT_ENV):
-        return result
-    if result.name == "clearance" and kind in CLEARANCE_PENDING:
-        return CheckResult(result.name, True, f"pending (#24, not yet failed for {kind}): {result.detail}")
-    if kind not in PREFLIGHT_PENDING or result.name not in PENDING_CHECKS:
-        return result
-    return CheckResult(result.name, True, f"pending (#12, not yet failed for {kind}): {result.detail}")
 
 
 def check_text_sizes(pdf, params: dict) -> CheckResult:
@@ -1098,8 +1073,8 @@ def check_line_ends(pdf) -> CheckResult:
                        or f"{counted} text line(s): none starts with a separator or closing mark, none ends with an opening one")
 
 
-def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader=None) -> list[CheckResult]:
-    """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON), ``kind`` its kind.
+def preflight(path: Path | str, subject: str, pdf=None, reader=None) -> list[CheckResult]:
+    """Every preflight check on the PDF at ``path``; ``subject`` holds its parameters (JSON).
 
     ``pdf`` (``open_pdf``'s pages) and ``reader`` (pypdf), when given, are the file already open.
     """
@@ -1109,13 +1084,13 @@ def preflight(path: Path | str, subject: str, kind: str | None, pdf=None, reader
         reader = reader if reader is not None else PdfReader(str(path))
         if pdf is None:
             with open_pdf(path) as opened:
-                return preflight(path, subject, kind, opened, reader)
+                return preflight(path, subject, opened, reader)
         results = check_fonts(path, pdf, reader)
-        results.append(_pending(check_text_sizes(pdf, params), kind))
-        results.append(_pending(check_safe_zone(pdf, reader, params), kind))
+        results.append(check_text_sizes(pdf, params))
+        results.append(check_safe_zone(pdf, reader, params))
         results.append(check_page_boxes(reader, params, pdf))
         results.append(check_visible_text(path, pdf))
-        results.append(_pending(check_clearance(pdf, reader), kind))
+        results.append(check_clearance(pdf, reader))
         results.append(check_line_ends(pdf))
     except Exception as error:  # a file damaged in a way no check foresaw is a failed preflight, not a crash
         return [CheckResult("preflight", False, f"{type(error).__name__}: {error}")]
