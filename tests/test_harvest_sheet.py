@@ -438,3 +438,17 @@ def test_the_four_up_preset_builds_four_games_at_7_mm_cells(tmp_path):
     (path,) = (tmp_path / "harvest").glob("*.pdf")
     grid = {r.name: r for r in check_file(path)}["grid"]
     assert grid.ok and grid.detail.count("at 7.00 mm") == 4
+
+
+@pytest.mark.parametrize("args", [
+    ["--grid", "11x3", "--landscape"],  # 'E' was 1.0 mm under the credit's "Néstor Rom" (a "(" and a "g")
+    ["--grid", "21x4", "--players", "11", "--paper", "letter", "--lang", "ko"],  # 'L' 1.3 mm under the Korean credit
+])
+def test_the_column_letters_keep_clear_of_the_credit_above_a_short_grid(tmp_path, args):
+    """A grid narrower than the credit line, centred under it, puts its column letters right under the
+    credit's descenders and brackets: the header leaves them 1.5 mm (found by the hypothesis test)."""
+    out = tmp_path / "h.pdf"
+    result = CliRunner().invoke(main, ["harvest", *args, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    clearance = next(r for r in check_file(out) if r.name == "clearance")
+    assert clearance.ok, clearance.detail
