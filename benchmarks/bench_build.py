@@ -10,13 +10,11 @@ a machine shared with other jobs the busiest worker's CPU time says what the wal
 free cores), and the tasks each worker ran with their CPU time (``PRINTABLES_BUILD_TRACE=1``).
 Goal (issue 14): 15 s wall on 2 cores.
 
-Figures (--jobs 2, load 2 to 2.6, two runs each interleaved with the same code but for the
-scheduler, models.py and preview.py of before): before, CPU 38.4 and 44.5 s, busiest worker 19.1
-and 22.2 s (both workers imported CadQuery); after, CPU 37.2 and 40.4 s, busiest worker 18.8 and
-20.0 s. Worker 0 runs only the six makes (13.8 s, the first with the ~3 s CadQuery import) and
-then checks; worker 1 never imports CadQuery: the 27 sheets (~5 s), then the models' previews and
-checks as they are made. The workers end within a second of each other, so on 2 free cores the
-build takes about half the total CPU: about 19 s, not 15.
+Figures (--jobs 2, quiet machine, load 0.4 to 1.3, 5 December 2026): 14.4 to 15.3 s wall in five
+runs, 27.7 to 29.6 s of CPU, the workers within 0.4 s of each other (18.6 s and 36.1 s an hour
+before, with pdfplumber reading the PDFs for the checks and the clearance preflight unindexed).
+Worker 0 imports CadQuery and runs the six makes first, then checks and sheets; worker 1 never
+imports CadQuery. See the README's benchmark table.
 """
 
 from __future__ import annotations
