@@ -251,27 +251,6 @@ def test_the_patchwork_cut_index_finds_what_looking_at_every_segment_finds(seed)
         assert index.cut_on(s.x0, s.top, s.x1, s.bottom) == _cut_on(segments, s.x0, s.top, s.x1, s.bottom)
 
 
-def test_checking_a_pdf_pauses_the_cycle_collector_and_restores_it(tmp_path, monkeypatch):
-    import gc
-
-    from printables.check import dispatch
-
-    path = make_sheet(tmp_path, "minefield")
-    seen = []
-    real = dispatch._check_open_pdf
-    monkeypatch.setattr(dispatch, "_check_open_pdf", lambda *a: seen.append(gc.isenabled()) or real(*a))
-    assert all(r.ok for r in dispatch.check_file(path)) and seen == [False] and gc.isenabled()
-    gc.disable()
-    try:
-        dispatch.check_file(path)
-        assert not gc.isenabled()  # left as the caller had it
-    finally:
-        gc.enable()
-    broken = tmp_path / "broken.pdf"
-    broken.write_bytes(b"%PDF-1.4 nothing")
-    assert not all(r.ok for r in dispatch.check_file(broken)) and gc.isenabled()
-
-
 @pytest.mark.parametrize("seed", range(5))
 def test_the_visible_text_band_reduction_is_the_contrast_of_each_box(tmp_path, seed):
     """``_boxes_show_contrast`` on a rendered page and random boxes (letters, blank paper, boxes
