@@ -97,7 +97,9 @@ def wrap_active(text: str, width: float, size_pt: float, font: str = "Helvetica"
 
 def break_lines(text: str, width_mm: float, measure) -> list[str]:
     """Greedy line breaking at spaces (Korean separates words with spaces too); a word wider than
-    the line is broken between characters (Hangul syllables may break anywhere). A word that starts
+    the line is broken between characters (Hangul syllables may break anywhere), unless every place
+    in it is one where a line may not break (a word and the lone marks glued to it): then it
+    stands whole on its line. A word that starts
     with a separator or closing mark stays with the word before it, one that ends with an opening
     mark with the word after it (printables/linebreak.py)."""
     lines: list[str] = []
@@ -114,8 +116,10 @@ def break_lines(text: str, width_mm: float, measure) -> list[str]:
             # nor cut at a space a mark is glued over
             allowed = [k for k in range(1, len(word)) if not (
                 word[k].isspace() or word[k - 1].isspace() or is_trailing_mark(word[k]) or is_leading_mark(word[k - 1]))]
+            if not allowed:  # only marks and spaces a mark is glued over: no cut is legal, it stays whole
+                break
             fits = [k for k in allowed if measure(word[:k]) <= width_mm]
-            cut = max(fits) if fits else min(allowed, default=1)
+            cut = max(fits) if fits else min(allowed)
             lines.append(word[:cut])
             word = word[cut:]
         current = word
