@@ -119,6 +119,15 @@ def download(browser, downloads: Path, link) -> Path:
     if target.exists():
         target.unlink()
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)  # clear of the sticky Make bar
+    # clicked where a person would: once the page has stopped moving (pictures above it loaded)
+    def where():
+        return browser.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.x, r.y]", link)
+
+    def still():
+        now = where()
+        time.sleep(0.1)
+        return now == where()
+    wait_for(still, 10, what=f"the link to {name} to stand still")
     link.click()
     return wait_for(lambda: target if target.exists() and target.stat().st_size > 0 else None, 60,
                     what=f"the download of {name}")
@@ -273,6 +282,11 @@ def test_harvest_form_previews_downloads_and_checks(server, browser, downloads, 
     img = browser.find_element("css selector", "img.preview")
     assert img.get_attribute("src") != first_src and "harvest-8x12-3p-a4" in img.get_attribute("src")
     wait_for(lambda: image_loaded(browser, img), 20, what="the preview image")
+    # the page kept the picture's room before it loaded, at the picture's own proportions
+    shown = browser.execute_script("const i = arguments[0]; return [i.clientWidth, i.clientHeight,"
+                                   " i.naturalWidth, i.naturalHeight]", img)  # inside its border
+    assert abs(shown[0] - int(img.get_attribute("width"))) <= 1 and abs(shown[1] - int(img.get_attribute("height"))) <= 1
+    assert abs(shown[0] / shown[1] - shown[2] / shown[3]) < 0.01
     assert browser.find_element("id", "verdict").text.startswith("Ready to print: ")
 
     link = browser.find_element("css selector", "a.download")
@@ -819,3 +833,20 @@ def test_a_job_may_not_write_a_file_past_the_per_file_quota(tmp_path):
     roomy = Jobs(tmp_path / "roomy")
     job = roomy.start("harvest", [])
     assert roomy.wait(job.id, 60).state == "done"
+
+
+def test_a_page_picture_is_given_the_size_it_is_shown_at(tmp_path):
+    """The results page reserves each picture's room before it loads (the download links below do
+    not move under a click): its shown size, within the 420 x 560 px box, from the file's header."""
+    from PIL import Image
+
+    from printables.serve.pages import _shown_size
+
+    Image.new("RGB", (1000, 1414), "white").save(tmp_path / "a4.png")
+    Image.new("RGB", (300, 200), "white").save(tmp_path / "small.png")
+    Image.new("RGB", (2000, 500), "white").save(tmp_path / "wide.png")
+    (tmp_path / "broken.png").write_bytes(b"not a picture")
+    assert _shown_size(tmp_path / "a4.png") == ' width="396" height="560"'
+    assert _shown_size(tmp_path / "small.png") == ' width="300" height="200"'
+    assert _shown_size(tmp_path / "wide.png") == ' width="420" height="105"'
+    assert _shown_size(tmp_path / "broken.png") == "" and _shown_size(tmp_path / "missing.png") == ""

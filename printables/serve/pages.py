@@ -213,6 +213,24 @@ def _preview_order(relative: str) -> tuple[int, str]:
     return (3 if relative.startswith("previews/") else 2), relative
 
 
+PREVIEW_BOX_PX = (420, 560)  # the largest a page picture is shown (style.css: .previews img)
+
+
+def _shown_size(picture: Path) -> str:
+    """`` width=".." height=".."``: the size the picture is shown at, within PREVIEW_BOX_PX, so the
+    page keeps its room before the picture loads (the links below it do not move under a click);
+    nothing for a file that is not a readable picture."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(picture) as image:  # reads the header only
+            width, height = image.size
+    except (OSError, UnidentifiedImageError):
+        return ""
+    scale = min(1.0, PREVIEW_BOX_PX[0] / width, PREVIEW_BOX_PX[1] / height)
+    return f' width="{round(width * scale)}" height="{round(height * scale)}"'
+
+
 def result_html(job) -> str:
     """A finished job's results: verdict, previews, 3D view, downloads and every check."""
     if job.state == "cancelled":
@@ -252,7 +270,7 @@ def result_html(job) -> str:
     if previews:
         figures = "".join(
             f'<figure><a href="{escape(file_url(job.id, p))}" target="_blank"><img class="preview" '
-            f'src="{escape(file_url(job.id, p))}" alt="{escape(Path(p).name)}"></a>'
+            f'src="{escape(file_url(job.id, p))}"{_shown_size(job.folder / p)} alt="{escape(Path(p).name)}"></a>'
             f"<figcaption>{escape(Path(p).name)}</figcaption></figure>" for p in previews)
         parts.append(f'<div class="previews">{figures}</div>')
     if files:
